@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: MIT
+// kernellab-cli subcommands: devices, run, sweep, verify, bench.
+#include "cli_commands.h"
+
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+
+#include "cli_output.h"
+#include "kernellab/backend.h"
+#include "kernellab/errors.h"
+#include "kernellab/experiment.h"
+#include "kernellab/json_io.h"
+#include "kernellab/text.h"
+#include "kernellab/verify_suite.h"
+
+namespace kernellab::cli {
+
+void addExperimentOptions(CLI::App* cmd, CliOptions& o, bool lists) {
+  const std::string many = lists ? " (comma list: one run per value)" : "";
+  cmd->add_option("--variant", o.variants, "Variant ids or 'all' (default all)")->delimiter(',');
+  cmd->add_option("--size", o.size, "transpose: WIDTHxHEIGHT of the input" + many);
+  cmd->add_option("--tile", o.tile, "transpose: tile edge, 16 or 32" + many);
+  cmd->add_option("--tpb", o.tpb, "Threads per block (1..1024; transpose: tile x rows)" + many);
+  cmd->add_option("--rows-per-thread", o.rowsPerThread,
+                  "transpose: elements per thread per tile column (sets tpb = tile*tile/rows)" + many);
+  cmd->add_option("--n", o.n, "clustering: number of points" + many);
+  cmd->add_option("--k", o.k, "clustering: clusters; knn: neighbours" + many);
+  cmd->add_option("--d", o.d, "clustering: dimensions" + many);
+  cmd->add_option("--image", o.image, "knn: ROWSxCOLS[xC] feature image" + many);
+  cmd->add_option("--window", o.window, "knn: rows of the search window" + many);
+  cmd->add_option("--layout", o.layout, "clustering: coalesced | interleaved | all");
+  cmd->add_option("--memory", o.memory, "clustering: shared | global | all");
+  cmd->add_option("--init", o.init, "kmeans: first | random | kmeans++");
+  cmd->add_option("--shape", o.shape, "clustering: seed | blobs (generated data)");
+  cmd->add_option("--input", o.input, "clustering: points (.csv or .npy); knn: image (.npy)");
+  cmd->add_option("--centers", o.centers, "kmeans: initial centers (.csv or .npy)");
+  cmd->add_option("--max-iter", o.maxIter, "kmeans: iteration limit");
+  cmd->add_option("--epsilon", o.epsilon, "kmeans: stop when the score changes less than this (relative)");
+  cmd->add_option("--reps", o.reps, "Timed repetitions after warm-up (default 10)");
+  cmd->add_option("--warmup", o.warmup, "Warm-up launches before timing (default 2)");
+  cmd->add_option("--seed", o.seed, "Random seed of the generated data (default 1)");
+  cmd->add_option("--backend", o.backend, "auto | cpu | cuda (default auto)");
+  cmd->add_flag("--no-verify", o.noVerify, "Skip the comparison with the CPU reference");
+  cmd->add_flag("--record-schedule", o.recordSchedule,
+                "Record every block's SM and start/end time (%smid, %globaltimer)");
+  cmd->add_option("--json", o.jsonPath, "Write the results file (JSON, docs/results-format.md)");
+  cmd->add_option("--csv", o.csvPath, "Write a CSV row per variant");
+  cmd->add_option("--labels", o.labelsPath, "clustering: write one label per line");
+}
+
+namespace {
+
+// One value for `run`; sweep axes are taken out of the base request separately.
+std::string single(const std::string& text, const std::string& option, bool lists) {
+  if (!lists && text.find(',') != std::string::npos && option != "--size")
+    throw InputError(option + " " + text + ": run takes one value; use sweep for lists");
+  if (lists) {
+    auto parts = splitList(text);
+    return parts.empty() ? text : parts.front();
+  }
+  return text;
+}
+
+Family parseFamily(const std::string& s) {
+  auto f = familyFromString(s);
+  if (!f) throw InputError("family '" + s + "' is unknown (transpose, kmeans, kcenters, knn)");
+  return *f;
+}
+
+}  // namespace
+
+RunRequest buildRequest(const CliOptions& o, bool lists) {
+  RunRequest r;
+  r.family = parseFamily(o.family);
+  r.variants = o.variants.empty() ? std::vector<std::string>{"all"} : o.variants;
+  if (!o.size.empty()) {
+    const std::string s = lists ? splitList(o.size).front() : o.size;
+    if (!lists && splitList(o.size).size() > 1)
+      throw InputError("--size " + o.size + ": run takes one value; use sweep for lists");
+    const auto [w, h] = parseSize(s, "--size");
+    r.transpose.width = w;
+    r.transpose.height = h;
+  }
+  if (!o.tile.empty()) r.launch.tile = static_cast<int>(parseInteger(single(o.tile, "--tile", lists), "--tile"));
+  if (!o.tpb.empty()) r.launch.threadsPerBlock = static_cast<int>(parseInteger(single(o.tpb, "--tpb", lists), "--tpb"));
+  if (!o.rowsPerThread.empty()) {
+    const int rows = static_cast<int>(parseInteger(single(o.rowsPerThread, "--rows-per-thread", lists), "--rows-per-thread"));
+    if (rows < 1 || rows > r.launch.tile || r.launch.tile % rows != 0)
+      throw InputError("--rows-per-thread " + std::to_string(rows) + " must divide the tile " +
+                       std::to_string(r.launch.tile) + " (1.." + std::to_string(r.launch.tile) + ")");
+    if (!o.tpb.empty() && r.launch.threadsPerBlock != r.launch.tile * r.launch.tile / rows)
+      throw InputError("--rows-per-thread " + std::to_string(rows) + " and --tpb " + o.tpb +
+                       " disagree: tile " + std::to_string(r.launch.tile) + " with " +
+                       std::to_string(rows) + " rows per thread is " +
+                       std::to_string(r.launch.tile * r.launch.tile / rows) + " threads");
+    r.launch.rowsPerThread = rows;
+    r.launch.threadsPerBlock = r.launch.tile * r.launch.tile / rows;
+  }
+  if (!o.n.empty()) r.clustering.n = parseInteger(single(o.n, "--n", lists), "--n");
+  if (!o.k.empty()) {
+    const int k = static_cast<int>(parseInteger(single(o.k, "--k", lists), "--k"));
+    r.clustering.k = k;
+    r.knn.k = k;
+  }
+  if (!o.d.empty()) r.clustering.d = static_cast<int>(parseInteger(single(o.d, "--d", lists), "--d"));
+  if (!o.image.empty()) {
+    const auto dims = parseDims(single(o.image, "--image", lists), "--image");
+    r.knn.rows = static_cast<int>(dims[0]);
+    r.knn.cols = static_cast<int>(dims[1]);
+    r.knn.components = dims.size() > 2 ? static_cast<int>(dims[2]) : 1;
+  }
+  if (!o.window.empty()) r.knn.window = static_cast<int>(parseInteger(single(o.window, "--window", lists), "--window"));
+  if (!o.shape.empty()) {
+    auto s = shapeFromString(o.shape);
+    if (!s) throw InputError("--shape " + o.shape + " is unknown (seed, blobs)");
+    r.clustering.shape = *s;
+  }
+  if (!o.init.empty()) {
+    auto i = initFromString(o.init);
+    if (!i || *i == InitMethod::Given)
+      throw InputError("--init " + o.init + " is unknown (first, random, kmeans++; --centers FILE gives centers)");
+    r.clustering.init = *i;
+  }
+  if (!o.input.empty()) {
+    r.clustering.inputPath = o.input;
+    r.knn.inputPath = o.input;
+  }
+  if (!o.centers.empty()) {
+    r.clustering.centersPath = o.centers;
+    r.clustering.init = InitMethod::Given;
+  }
+  if (o.maxIter >= 0) r.clustering.maxIterations = o.maxIter;
+  if (o.epsilon >= 0) r.clustering.epsilon = o.epsilon;
+  // Clustering switches pick variants "<memory>-<layout>"; "all" on either axis takes both.
+  if ((r.family == Family::KMeans || r.family == Family::KCenters) &&
+      (!o.layout.empty() || !o.memory.empty())) {
+    std::vector<std::string> memories = {"shared", "global"}, layouts = {"coalesced", "interleaved"};
+    if (!o.memory.empty() && toLower(o.memory) != "all") {
+      if (!memoryFromString(o.memory)) throw InputError("--memory " + o.memory + " is unknown (shared, global, all)");
+      memories = {toLower(o.memory)};
+    }
+    if (!o.layout.empty() && toLower(o.layout) != "all") {
+      if (!layoutFromString(o.layout)) throw InputError("--layout " + o.layout + " is unknown (coalesced, interleaved, all)");
+      layouts = {toLower(o.layout)};
+    }
+    r.variants.clear();
+    for (const auto& m : memories)
+      for (const auto& l : layouts) r.variants.push_back(m + "-" + l);
+  }
+  if (o.reps >= 0) r.repetitions = o.reps;
+  if (o.warmup >= 0) r.warmup = o.warmup;
+  if (o.seed >= 0) r.seed = static_cast<uint64_t>(o.seed);
+  auto b = backendFromString(o.backend);
+  if (!b) throw InputError("--backend " + o.backend + " is unknown (auto, cpu, cuda)");
+  r.backend = *b;
+  r.verify = !o.noVerify;
+  r.recordSchedule = o.recordSchedule;
+  return r;
+}
+
+namespace {
+
+std::vector<SweepAxis> sweepAxes(const CliOptions& o) {
+  std::vector<SweepAxis> axes;
+  auto add = [&](const std::string& name, const std::string& text) {
+    if (text.empty()) return;
+    auto values = splitList(text);
+    if (values.size() > 1) axes.push_back({name, values});
+  };
+  add("size", o.size);
+  add("tile", o.tile);
+  add("tpb", o.tpb);
+  add("rows-per-thread", o.rowsPerThread);
+  add("n", o.n);
+  add("k", o.k);
+  add("d", o.d);
+  add("image", o.image);
+  add("window", o.window);
+  return axes;
+}
+
+void writeOutputs(const CliOptions& o, const ResultsFile& file) {
+  if (!o.jsonPath.empty()) writeResultsFile(o.jsonPath, file);
+  if (!o.csvPath.empty()) writeCsv(o.csvPath, file);
+}
+
+RunHooks stderrProgress(bool enabled) {
+  RunHooks h;
+  if (enabled)
+    h.progress = [](const std::string& stage, double f) {
+      std::cerr << "[" << formatFixed(100.0 * f, 0) << "%] " << stage << "\n";
+    };
+  return h;
+}
+
+void writeLabels(const std::string& path, const RunResult& run) {
+  for (const auto& v : run.variants) {
+    if (v.clustering && !v.clustering->labels.empty()) {
+      std::ofstream out(path, std::ios::trunc);
+      if (!out) throw InputError("cannot open '" + path + "' for writing");
+      for (int32_t l : v.clustering->labels) out << l << "\n";
+      return;
+    }
+  }
+  throw InputError("--labels " + path + ": this run produced no labels");
+}
+
+}  // namespace
+
+int cmdDevices(const CliOptions& o) {
+  const BackendStatus s = backendStatus();
+  std::cout << "CPU backend: works (" << s.cpu.name << ", " << s.cpu.smCount
+            << " hardware threads, " << formatBytes(double(s.cpu.globalMemBytes)) << ")\n";
+  if (!s.cudaBuilt) {
+    std::cout << "CUDA backend: not built (" << s.cudaReason << ")\n";
+  } else if (!s.cudaUsable) {
+    std::cout << "CUDA backend: built, not usable here: " << s.cudaReason << "\n";
+  } else {
+    std::cout << "CUDA backend: works\n";
+    for (size_t i = 0; i < s.cudaDevices.size(); ++i) {
+      const DeviceInfo& d = s.cudaDevices[i];
+      std::cout << "  [" << i << "] " << d.name << ", compute capability " << d.ccMajor << "."
+                << d.ccMinor << ", " << d.smCount << " SMs, " << formatBytes(double(d.globalMemBytes))
+                << ", L2 " << formatBytes(double(d.l2Bytes)) << "\n      " << d.maxThreadsPerSM
+                << " threads/SM, " << d.maxBlocksPerSM << " blocks/SM, " << d.regsPerSM
+                << " registers/SM, shared " << d.sharedPerSM / 1024 << " KiB/SM, "
+                << d.sharedPerBlockOptin / 1024 << " KiB/block opt-in\n      driver "
+                << d.driverVersion / 1000 << "." << (d.driverVersion % 1000) / 10 << ", runtime "
+                << d.runtimeVersion / 1000 << "." << (d.runtimeVersion % 1000) / 10 << "\n";
+    }
+  }
+  std::cout << "Runs use: " << backendSummary() << "\n";
+  if (!o.jsonPath.empty()) {
+    std::ofstream out(o.jsonPath, std::ios::trunc);
+    if (!out) throw InputError("cannot open '" + o.jsonPath + "' for writing");
+    out << nlohmann::json(s).dump(2) << "\n";
+  }
+  return 0;
+}
+
+int cmdRun(const CliOptions& o) {
+  RunRequest r;
+  try {
+    r = o.requestPath.empty() ? buildRequest(o, false) : readRequestFile(o.requestPath);
+    validateRequest(r);
+  } catch (const InputError& e) {
+    if (o.stream) emitEvent({{"event", "error"}, {"input_error", true}, {"message", e.what()}});
+    throw;
+  }
+  RunHooks hooks;
+  if (o.stream) {
+    hooks.progress = [](const std::string& stage, double f) {
+      emitEvent({{"event", "progress"}, {"stage", stage}, {"fraction", f}});
+    };
+    hooks.iteration = [](const std::string& variant, const IterationRecord& rec,
+                         const ClusteringOutput& current) {
+      emitEvent({{"event", "iteration"}, {"variant", variant}, {"record", rec}, {"current", current}});
+    };
+  }
+  const RunResult run = runExperiment(r, hooks);
+  ResultsFile file;
+  file.runs.push_back(run);
+  if (o.stream) {
+    emitEvent({{"event", "result"}, {"result", run}});
+  } else {
+    printRunTable(std::cout, run);
+  }
+  writeOutputs(o, file);
+  if (!o.labelsPath.empty()) writeLabels(o.labelsPath, run);
+  return run.ok ? 0 : 1;
+}
+
+int cmdSweep(const CliOptions& o) {
+  const RunRequest base = buildRequest(o, true);
+  const std::vector<SweepAxis> axes = sweepAxes(o);
+  if (axes.empty()) throw InputError("sweep needs at least one comma list, e.g. --tpb 64,128,256");
+  const ResultsFile file = runSweep(base, axes, stderrProgress(true));
+  bool ok = true;
+  for (const auto& run : file.runs) {
+    std::cout << "\n";
+    printRunTable(std::cout, run);
+    ok = ok && run.ok;
+  }
+  writeOutputs(o, file);
+  return ok ? 0 : 1;
+}
+
+int cmdVerify(const CliOptions& o) {
+  auto b = backendFromString(o.backend);
+  if (!b) throw InputError("--backend " + o.backend + " is unknown (auto, cpu, cuda)");
+  std::vector<Family> families;
+  for (const auto& name : o.families) {
+    auto f = familyFromString(name);
+    if (!f) throw InputError("--family " + name + " is unknown (transpose, kmeans, kcenters, knn)");
+    families.push_back(*f);
+  }
+  const BackendDecision decision = decideBackend(*b);
+  std::cout << "verify on " << (decision.useCuda ? "CUDA: " : "") << decision.note << "\n";
+  const auto cases = verifySuite(o.quick, families);
+  ResultsFile file;
+  int failures = 0, variantRuns = 0;
+  for (const auto& c : cases) {
+    RunRequest r = c.request;
+    r.backend = *b;
+    RunResult run;
+    try {
+      run = runExperiment(r);
+    } catch (const InputError& e) {
+      run.ok = false;
+      run.message = e.what();
+    }
+    std::string detail;
+    for (const auto& v : run.variants) {
+      ++variantRuns;
+      if (!v.ok) detail += " [" + v.variant + ": not run: " + v.error + "]";
+      else if (!v.verification.passed)
+        detail += " [" + v.variant + ": " + std::to_string(v.verification.mismatches) + " of " +
+                  std::to_string(v.verification.compared) + " differ; " + v.verification.note + "]";
+    }
+    if (!run.ok && detail.empty()) detail = " [" + run.message + "]";
+    std::cout << (run.ok ? "PASS " : "FAIL ") << c.label << " (" << run.variants.size()
+              << " variants)" << detail << "\n";
+    if (!run.ok) ++failures;
+    file.runs.push_back(std::move(run));
+  }
+  std::cout << "verify: " << cases.size() << " cases, " << variantRuns << " variant runs, "
+            << failures << " failed\n";
+  writeOutputs(o, file);
+  return failures == 0 ? 0 : 1;
+}
+
+int cmdBench(const CliOptions& o) {
+  auto b = backendFromString(o.backend);
+  if (!b) throw InputError("--backend " + o.backend + " is unknown (auto, cpu, cuda)");
+  std::vector<std::string> families = o.families;
+  if (families.empty() || (families.size() == 1 && families[0] == "all")) families = {"transpose"};
+  ResultsFile file;
+  bool ok = true;
+  for (const auto& fam : families) {
+    if (fam != "transpose")
+      throw InputError("bench " + fam + " is not available in this build (transpose)");
+    std::vector<std::string> sizes = o.sizes.empty()
+                                         ? std::vector<std::string>{"8192x8192", "16384x16384"}
+                                         : o.sizes;
+    for (const auto& size : sizes) {
+      RunRequest r;
+      r.family = Family::Transpose;
+      r.variants = {"all"};
+      const auto [w, h] = parseSize(size, "--sizes");
+      r.transpose.width = w;
+      r.transpose.height = h;
+      r.launch.tile = 32;
+      r.launch.threadsPerBlock = 256;
+      r.warmup = 3;
+      r.repetitions = o.reps > 0 ? o.reps : 20;
+      r.backend = *b;
+      validateRequest(r);
+      const RunResult run = runExperiment(r, stderrProgress(true));
+      std::cout << "\n";
+      printRunTable(std::cout, run);
+      for (const auto& v : run.variants)
+        if (v.variant == "padded" && v.ok)
+          std::cout << "padded / " << (run.ceilings.empty() ? "ceiling" : run.ceilings[0].name)
+                    << " = " << formatFixed(v.fractionOfMemcpy, 3)
+                    << " (issue target on the H200: >= 0.80)\n";
+      ok = ok && run.ok;
+      file.runs.push_back(run);
+    }
+  }
+  writeOutputs(o, file);
+  return ok ? 0 : 1;
+}
+
+}  // namespace kernellab::cli

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// kernellab-cli: run, sweep, verify and benchmark KernelLab's kernels on a GPU server or a laptop.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "cli_commands.h"
+#include "kernellab/errors.h"
+#include "kernellab/experiment.h"
+
+int main(int argc, char** argv) {
+  using namespace kernellab;
+  using namespace kernellab::cli;
+  CLI::App app{"kernellab-cli: run, sweep, verify and benchmark KernelLab's CUDA kernels.\n"
+               "Without a working GPU every command runs on the CPU backend and says why."};
+  app.set_version_flag("--version", toolVersion());
+  app.require_subcommand(1, 1);
+  CliOptions o;
+
+  auto* devices = app.add_subcommand("devices", "What backends work here (and why not), device facts");
+  devices->add_option("--json", o.jsonPath, "Write the backend status as JSON");
+
+  auto* run = app.add_subcommand("run", "Run one family: one variant or all, one configuration");
+  run->add_option("family", o.family, "transpose | kmeans | kcenters | knn")->required();
+  addExperimentOptions(run, o, false);
+  run->add_option("--request", o.requestPath,
+                  "Run the request in this JSON file (other experiment options are ignored)");
+  run->add_flag("--stream", o.stream,
+                "Print JSON lines (progress, iterations, result) instead of a table: for a GUI worker");
+
+  auto* sweep = app.add_subcommand(
+      "sweep", "Run the product of comma lists: e.g. --tpb 64,128,256 --tile 16,32 --size 1024x1024,4096x4096");
+  sweep->add_option("family", o.family, "transpose | kmeans | kcenters | knn")->required();
+  addExperimentOptions(sweep, o, true);
+
+  auto* verify = app.add_subcommand(
+      "verify", "Every variant of every family over awkward sizes against the CPU reference; exit 1 on any mismatch");
+  verify->add_option("--backend", o.backend, "auto | cpu | cuda");
+  verify->add_option("--family", o.families, "Only these families (default: all)")->delimiter(',');
+  verify->add_flag("--quick", o.quick, "A shorter list (CI on the CPU)");
+  verify->add_option("--json", o.jsonPath, "Write every run as a results file");
+
+  auto* bench = app.add_subcommand(
+      "bench", "Reference workloads with ratios to the ceilings measured in the same run");
+  bench->add_option("family", o.families, "transpose | clustering | knn | all (default all)")->delimiter(',');
+  bench->add_option("--backend", o.backend, "auto | cpu | cuda");
+  bench->add_option("--sizes", o.sizes, "Override the transpose sizes, e.g. 1024x1024,2048x2048")->delimiter(',');
+  bench->add_option("--reps", o.reps, "Timed repetitions (default 20)");
+  bench->add_option("--json", o.jsonPath, "Write every run as a results file");
+  bench->add_option("--csv", o.csvPath, "Write a CSV row per variant");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "kernellab-cli: error: " << e.what() << " (see --help)\n";
+    return 2;
+  }
+
+  try {
+    if (devices->parsed()) return cmdDevices(o);
+    if (run->parsed()) return cmdRun(o);
+    if (sweep->parsed()) return cmdSweep(o);
+    if (verify->parsed()) return cmdVerify(o);
+    if (bench->parsed()) return cmdBench(o);
+  } catch (const InputError& e) {
+    std::cerr << "kernellab-cli: error: " << e.what() << "\n";
+    return 2;
+  } catch (const Cancelled&) {
+    std::cerr << "kernellab-cli: cancelled\n";
+    return 130;
+  } catch (const std::exception& e) {
+    std::cerr << "kernellab-cli: failed: " << e.what() << "\n";
+    return 3;
+  }
+  return 0;
+}

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+// Which backends work on this machine, and why CUDA does not when it does not.
+#pragma once
+
+#include <string>
+
+#include "kernellab/request.h"
+#include "kernellab/result.h"
+
+namespace kernellab {
+
+// Probes once per process (cudaGetDeviceCount and device properties); later calls return the
+// cached answer, updated if a sticky CUDA error has since made the context unusable.
+BackendStatus backendStatus();
+
+// After a sticky error (illegal address, launch failure, ...) the CUDA context of this process is
+// dead: every later request runs on the CPU and says why.
+void markCudaUnusable(const std::string& reason);
+
+// The facts of the host CPU (name from /proc/cpuinfo, hardware threads, memory).
+DeviceInfo cpuDeviceInfo();
+
+// Resolves auto/cpu/cuda into what will run. Throws InputError when CUDA is asked for explicitly
+// and cannot be used (naming the CUDA error). `note` says why the choice was made.
+struct BackendDecision {
+  bool useCuda = false;
+  DeviceInfo device;
+  std::string note;   // "NVIDIA H200 (CUDA 13.0)" or "CPU: cudaErrorNoDevice: no CUDA-capable ..."
+};
+BackendDecision decideBackend(BackendChoice choice);
+
+// One line for a status bar: "CUDA: NVIDIA H200, cc 9.0, 132 SMs" or "CPU: <the CUDA error>".
+std::string backendSummary();
+
+}  // namespace kernellab

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// KL_HD and the plain coordinate structs shared by CUDA kernels, the CPU executor and the models.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define KL_HD __host__ __device__ __forceinline__
+#else
+#define KL_HD inline
+#endif
+
+namespace kernellab {
+
+// Plain structs rather than CUDA's int2/dim3: CPU-only builds have neither.
+struct BlockCoord {
+  int x = 0;
+  int y = 0;
+};
+
+struct Dim2 {
+  int x = 1;
+  int y = 1;
+};
+
+KL_HD bool operator==(BlockCoord a, BlockCoord b) { return a.x == b.x && a.y == b.y; }
+
+}  // namespace kernellab

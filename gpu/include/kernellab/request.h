@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+// The experiment request: one model used by the GUI, the CLI and the tests.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kernellab {
+
+enum class Family { Transpose, KCenters, KMeans, Knn };
+enum class BackendChoice { Auto, Cpu, Cuda };
+
+// Launch configuration, the way CUB uses policies: every knob a kernel reads lives here.
+struct LaunchConfig {
+  int threadsPerBlock = 256;
+  int tile = 32;           // transpose: tile edge in elements (16 or 32)
+  int rowsPerThread = 4;   // transpose: elements each thread moves per tile column
+  int blockX = 0;          // knn: block shape in pixels; 0 = derive from threadsPerBlock
+  int blockY = 0;
+};
+
+struct TransposeProblem {
+  int64_t width = 2048;   // columns of the input matrix (the transpose paper's size)
+  int64_t height = 2048;  // rows of the input matrix
+};
+
+enum class DataLayout { Coalesced, Interleaved };   // X[d*N+i] vs X[i*D+d]
+enum class ScratchMemory { Shared, Global };        // where reductions keep their scratch
+enum class InitMethod { First, Random, KMeansPlusPlus, Given };
+enum class DatasetShape { SeedGenerator, Blobs };
+
+struct ClusteringProblem {
+  int64_t n = 100000;
+  int k = 16;
+  int d = 3;
+  DatasetShape shape = DatasetShape::SeedGenerator;
+  double radius = 1000.0;          // seed generator: RADIUS/100 spread around each center
+  double noiseFraction = 0.0;      // blobs: share of uniform noise points
+  std::string inputPath;           // CSV or .npy; empty = generate
+  std::string centersPath;         // initial centers (.npy/.csv), implies InitMethod::Given
+  InitMethod init = InitMethod::First;
+  int maxIterations = 50;
+  double epsilon = 1e-4;           // stop when |score - previous| <= epsilon * previous
+  bool keepLabels = true;          // carry labels in the result (large for big N)
+};
+
+struct KnnProblem {
+  int rows = 377;
+  int cols = 329;
+  int components = 1;
+  int window = 14;   // rows of the search window around each pixel
+  int k = 8;
+  std::string inputPath;  // .npy (rows, cols[, C]); empty = generate
+};
+
+struct RunRequest {
+  Family family = Family::Transpose;
+  std::vector<std::string> variants;  // variant ids of the family; empty = every variant
+  TransposeProblem transpose;
+  ClusteringProblem clustering;
+  KnnProblem knn;
+  LaunchConfig launch;
+  int warmup = 2;
+  int repetitions = 10;
+  uint64_t seed = 1;
+  BackendChoice backend = BackendChoice::Auto;
+  bool verify = true;
+  bool recordSchedule = false;  // per-block %smid and %globaltimer records
+  bool measureCeilings = true;  // cudaMemcpy device-to-device (or memcpy on the CPU) in the run
+};
+
+// One axis of a sweep: every request is the base request with one value changed.
+struct SweepAxis {
+  std::string name;               // "tpb", "tile", "size", "n", "k", "d"
+  std::vector<std::string> values;
+};
+
+// Names used in JSON, on the CLI and in the window.
+const char* toString(Family f);
+const char* toString(BackendChoice b);
+const char* toString(DataLayout l);
+const char* toString(ScratchMemory m);
+const char* toString(InitMethod i);
+const char* toString(DatasetShape s);
+std::optional<Family> familyFromString(const std::string& s);
+std::optional<BackendChoice> backendFromString(const std::string& s);
+std::optional<DataLayout> layoutFromString(const std::string& s);
+std::optional<ScratchMemory> memoryFromString(const std::string& s);
+std::optional<InitMethod> initFromString(const std::string& s);
+std::optional<DatasetShape> shapeFromString(const std::string& s);
+
+// Applies one sweep value to a copy of the request; throws InputError on a bad value.
+RunRequest applySweepValue(const RunRequest& base, const std::string& axis,
+                           const std::string& value);
+
+}  // namespace kernellab

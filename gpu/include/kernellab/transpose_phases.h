@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+// Per-thread index logic of every transpose variant, shared by the CUDA kernels, the CPU executor
+// and the access-pattern model, so a model can never describe a different kernel than the one
+// that ran.
+//
+// Matrices are row-major float32. The input has `height` rows of `width` elements; the output is
+// its transpose: `width` rows of `height` elements, out[x * height + y] = in[y * width + x].
+// A block of tile x blockRows threads moves one tile x tile tile; each thread moves
+// tile / blockRows elements ("rows per thread"), as in the CUDA samples' transpose.
+//
+// Memory goes through a `Mem` policy with loadGlobal / storeGlobal / loadShared / storeShared.
+// On the GPU it is plain pointers; on the CPU the executor's arrays; in the model, a recorder.
+#pragma once
+
+#include <cstdint>
+
+#include "kernellab/hd.h"
+
+namespace kernellab::transpose {
+
+enum class Variant { Copy, Naive, Tiled, Padded, Diagonal, Best };
+
+struct Geometry {
+  int64_t width = 0;   // input columns
+  int64_t height = 0;  // input rows
+  int tile = 32;       // tile edge
+  int blockRows = 8;   // threads in y; each thread moves tile / blockRows elements
+  int gridX = 0;       // tiles across the input's width
+  int gridY = 0;       // tiles down the input's height
+  int pitch = 32;      // shared tile row pitch in floats: tile, or tile + 1 when padded
+};
+
+// ---- blockIdx interpretations -------------------------------------------------------------
+
+// The usual reading: blockIdx is a Cartesian tile coordinate.
+KL_HD BlockCoord cartesianTile(int bx, int by, int /*gridX*/, int /*gridY*/) { return {bx, by}; }
+
+// Diagonal reordering for a square grid (seed 000): x runs along a diagonal, y picks it.
+KL_HD BlockCoord diagonalTileSquare(int bx, int by, int gridX, int /*gridY*/) {
+  return {(bx + by) % gridX, bx};
+}
+
+// Diagonal reordering for any grid (NVIDIA's "Optimizing Matrix Transpose in CUDA").
+// The seed's text writes blockIdx_y = blockIdx.x in this branch, which points outside the grid
+// whenever gridDim.x > gridDim.y; the whitepaper's bid % gridDim.y is a bijection for every
+// shape (tests/model/tst_diagonal_mapping.cpp proves it over many grids).
+KL_HD BlockCoord diagonalTileGeneral(int bx, int by, int gridX, int gridY) {
+  const int64_t bid = bx + static_cast<int64_t>(gridX) * by;
+  const int ty = static_cast<int>(bid % gridY);
+  const int tx = static_cast<int>((bid / gridY + ty) % gridX);
+  return {tx, ty};
+}
+
+KL_HD BlockCoord diagonalTile(int bx, int by, int gridX, int gridY) {
+  return gridX == gridY ? diagonalTileSquare(bx, by, gridX, gridY)
+                        : diagonalTileGeneral(bx, by, gridX, gridY);
+}
+
+KL_HD BlockCoord tileFor(Variant v, int bx, int by, int gridX, int gridY) {
+  return v == Variant::Diagonal ? diagonalTile(bx, by, gridX, gridY)
+                                : cartesianTile(bx, by, gridX, gridY);
+}
+
+// ---- phases ---------------------------------------------------------------------------------
+// A phase is what a thread does between two barriers. (tx, ty) is threadIdx.
+
+// Copy: the in-run ceiling. Reads and writes row-major, both coalesced.
+template <class Mem>
+KL_HD void copyPhase(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
+  const int64_t x = static_cast<int64_t>(t.x) * g.tile + tx;
+  for (int j = 0; j < g.tile; j += g.blockRows) {
+    const int64_t y = static_cast<int64_t>(t.y) * g.tile + ty + j;
+    if (x < g.width && y < g.height) {
+      const int64_t i = y * g.width + x;
+      m.storeGlobal(i, m.loadGlobal(i));
+    }
+  }
+}
+
+// Naive: reads coalesced, writes strided by `height` floats, so each warp's store touches 32
+// different 32-byte sectors (1/8 of the bytes it moves are useful).
+template <class Mem>
+KL_HD void naivePhase(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
+  const int64_t x = static_cast<int64_t>(t.x) * g.tile + tx;
+  for (int j = 0; j < g.tile; j += g.blockRows) {
+    const int64_t y = static_cast<int64_t>(t.y) * g.tile + ty + j;
+    if (x < g.width && y < g.height) m.storeGlobal(x * g.height + y, m.loadGlobal(y * g.width + x));
+  }
+}
+
+// Tiled, phase 1: coalesced rows of the input tile into shared memory.
+template <class Mem>
+KL_HD void tileLoadPhase(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
+  const int64_t x = static_cast<int64_t>(t.x) * g.tile + tx;
+  for (int j = 0; j < g.tile; j += g.blockRows) {
+    const int64_t y = static_cast<int64_t>(t.y) * g.tile + ty + j;
+    if (x < g.width && y < g.height) m.storeShared((ty + j) * g.pitch + tx, m.loadGlobal(y * g.width + x));
+  }
+}
+
+// Tiled, phase 2: a column of the shared tile becomes a coalesced row of the output. With
+// pitch == tile the 32 lanes of a warp read one bank (32-way conflict); pitch == tile + 1
+// spreads them over 32 banks.
+template <class Mem>
+KL_HD void tileStorePhase(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
+  const int64_t x = static_cast<int64_t>(t.y) * g.tile + tx;  // output column = input row
+  for (int j = 0; j < g.tile; j += g.blockRows) {
+    const int64_t y = static_cast<int64_t>(t.x) * g.tile + ty + j;  // output row = input column
+    if (x < g.height && y < g.width) m.storeGlobal(y * g.height + x, m.loadShared(tx * g.pitch + ty + j));
+  }
+}
+
+// How many phases (barrier-separated steps) a variant has; the executor and the access model
+// iterate over them.
+KL_HD int phaseCount(Variant v) {
+  return (v == Variant::Copy || v == Variant::Naive) ? 1 : 2;
+}
+
+template <class Mem>
+KL_HD void runPhase(Variant v, int phase, const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
+  switch (v) {
+    case Variant::Copy:
+      copyPhase(g, t, tx, ty, m);
+      break;
+    case Variant::Naive:
+      naivePhase(g, t, tx, ty, m);
+      break;
+    default:
+      if (phase == 0) tileLoadPhase(g, t, tx, ty, m);
+      else tileStorePhase(g, t, tx, ty, m);
+      break;
+  }
+}
+
+}  // namespace kernellab::transpose

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+// The cases `kernellab-cli verify` runs: every variant of every family over awkward sizes and
+// launch shapes, each checked against the CPU reference.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kernellab/request.h"
+
+namespace kernellab {
+
+struct VerifyCase {
+  std::string label;   // "transpose 1000x37 tile 32 tpb 256"
+  RunRequest request;  // variants = all; repetitions small: this checks results, not speed
+};
+
+// `quick` trims the list for CPU-only CI runs; the full list is what runs on a GPU.
+std::vector<VerifyCase> transposeVerifyCases(bool quick);
+std::vector<VerifyCase> verifySuite(bool quick, const std::vector<Family>& families = {});
+
+}  // namespace kernellab

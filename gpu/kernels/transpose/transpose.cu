@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+// Transpose family on CUDA: the five seed kernels (copy ceiling, naive, shared tile, padded tile,
+// diagonal order), their launcher, timing with CUDA events and optional per-block schedules.
+//
+// Every kernel calls the same __host__ __device__ phase functions as the CPU executor
+// (kernellab/transpose_phases.h); only the memory policy and the barrier differ.
+#include <cuda_runtime.h>
+
+#include <vector>
+
+#include "cuda/cuda_check.h"
+#include "cuda/schedule_record.cuh"
+#include "kernellab/transpose_phases.h"
+#include "transpose_backend.h"
+
+namespace kernellab::transpose {
+namespace {
+
+// The kernels' memory policy: global pointers and this block's shared tile.
+struct DeviceMem {
+  const float* __restrict__ in;
+  float* __restrict__ out;
+  float* shared;
+  __device__ __forceinline__ float loadGlobal(int64_t i) const { return in[i]; }
+  __device__ __forceinline__ void storeGlobal(int64_t i, float v) const { out[i] = v; }
+  __device__ __forceinline__ float loadShared(int i) const { return shared[i]; }
+  __device__ __forceinline__ void storeShared(int i, float v) const { shared[i] = v; }
+};
+
+// Fixing tile and pitch at compile time lets nvcc unroll the per-thread loops; the values are
+// the same ones the host computed into `g`.
+template <int TILE, int PITCH>
+__device__ __forceinline__ Geometry fixed(Geometry g) {
+  g.tile = TILE;
+  g.pitch = PITCH;
+  return g;
+}
+
+using KernelFn = void (*)(const float*, float*, Geometry, cuda::BlockSlot*);
+
+// Copy: row-major read and write, both coalesced. Limiter: DRAM bandwidth. The in-run ceiling
+// for the transposes, which move the same bytes.
+template <int TILE, bool kRecord>
+__global__ void copyKernel(const float* __restrict__ d_in, float* __restrict__ d_out, Geometry g,
+                           cuda::BlockSlot* d_slots) {
+  const auto start = cuda::blockStart<kRecord>();
+  g = fixed<TILE, TILE>(g);
+  const BlockCoord t = cartesianTile(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y);
+  DeviceMem m{d_in, d_out, nullptr};
+  copyPhase(g, t, threadIdx.x, threadIdx.y, m);
+  cuda::blockEnd<kRecord>(d_slots, start, t);
+}
+
+// Naive: reads coalesced, writes strided by `height`: each warp store touches 32 sectors of
+// 32 bytes for 128 useful bytes. Limiter: write transactions (~1/8 sector efficiency).
+template <int TILE, bool kRecord>
+__global__ void transposeNaiveKernel(const float* __restrict__ d_in, float* __restrict__ d_out,
+                                     Geometry g, cuda::BlockSlot* d_slots) {
+  const auto start = cuda::blockStart<kRecord>();
+  g = fixed<TILE, TILE>(g);
+  const BlockCoord t = cartesianTile(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y);
+  DeviceMem m{d_in, d_out, nullptr};
+  naivePhase(g, t, threadIdx.x, threadIdx.y, m);
+  cuda::blockEnd<kRecord>(d_slots, start, t);
+}
+
+// Shared tile: coalesced reads into shared memory, barrier, coalesced writes from a tile column.
+// The column read makes all 32 lanes hit one bank (32-way conflict). Limiter: shared-memory
+// replays, then DRAM.
+template <int TILE, bool kRecord>
+__global__ void transposeTiledKernel(const float* __restrict__ d_in, float* __restrict__ d_out,
+                                     Geometry g, cuda::BlockSlot* d_slots) {
+  __shared__ float tile[TILE * TILE];
+  const auto start = cuda::blockStart<kRecord>();
+  g = fixed<TILE, TILE>(g);
+  const BlockCoord t = cartesianTile(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y);
+  DeviceMem m{d_in, d_out, tile};
+  tileLoadPhase(g, t, threadIdx.x, threadIdx.y, m);
+  __syncthreads();
+  tileStorePhase(g, t, threadIdx.x, threadIdx.y, m);
+  cuda::blockEnd<kRecord>(d_slots, start, t);
+}
+
+// Padded tile: as tiled with a row pitch of TILE + 1, so a column's 32 floats fall in 32
+// different banks. Limiter: DRAM bandwidth, like the copy.
+template <int TILE, bool kRecord>
+__global__ void transposePaddedKernel(const float* __restrict__ d_in, float* __restrict__ d_out,
+                                      Geometry g, cuda::BlockSlot* d_slots) {
+  __shared__ float tile[TILE * (TILE + 1)];
+  const auto start = cuda::blockStart<kRecord>();
+  g = fixed<TILE, TILE + 1>(g);
+  const BlockCoord t = cartesianTile(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y);
+  DeviceMem m{d_in, d_out, tile};
+  tileLoadPhase(g, t, threadIdx.x, threadIdx.y, m);
+  __syncthreads();
+  tileStorePhase(g, t, threadIdx.x, threadIdx.y, m);
+  cuda::blockEnd<kRecord>(d_slots, start, t);
+}
+
+// Diagonal: the padded kernel with blockIdx read as (diagonal, position) so that concurrently
+// resident blocks write to different memory partitions. Helped on GT200 (8 partitions of
+// 256 bytes); since compute capability 2.0 addresses are hashed and it should not beat padded.
+template <int TILE, bool kRecord>
+__global__ void transposeDiagonalKernel(const float* __restrict__ d_in, float* __restrict__ d_out,
+                                        Geometry g, cuda::BlockSlot* d_slots) {
+  __shared__ float tile[TILE * (TILE + 1)];
+  const auto start = cuda::blockStart<kRecord>();
+  g = fixed<TILE, TILE + 1>(g);
+  const BlockCoord t = diagonalTile(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y);
+  DeviceMem m{d_in, d_out, tile};
+  tileLoadPhase(g, t, threadIdx.x, threadIdx.y, m);
+  __syncthreads();
+  tileStorePhase(g, t, threadIdx.x, threadIdx.y, m);
+  cuda::blockEnd<kRecord>(d_slots, start, t);
+}
+
+template <int TILE, bool kRecord>
+KernelFn pickForTile(Variant v) {
+  switch (v) {
+    case Variant::Copy: return copyKernel<TILE, kRecord>;
+    case Variant::Naive: return transposeNaiveKernel<TILE, kRecord>;
+    case Variant::Tiled: return transposeTiledKernel<TILE, kRecord>;
+    case Variant::Padded: return transposePaddedKernel<TILE, kRecord>;
+    case Variant::Diagonal: return transposeDiagonalKernel<TILE, kRecord>;
+    default: return nullptr;
+  }
+}
+
+KernelFn pickKernel(Variant v, int tile, bool record) {
+  if (tile == 16) return record ? pickForTile<16, true>(v) : pickForTile<16, false>(v);
+  return record ? pickForTile<32, true>(v) : pickForTile<32, false>(v);
+}
+
+class CudaBackend final : public Backend {
+ public:
+  CudaBackend(const float* in, int64_t width, int64_t height)
+      : count_(static_cast<size_t>(width * height)), in_(count_), out_(count_) {
+    KL_CUDA_CHECK(cudaMemcpy(in_.get(), in, in_.bytes(), cudaMemcpyHostToDevice));
+  }
+
+  TimedVariant run(Variant v, const Geometry& g, int warmup, int reps, bool record,
+                   const RunHooks& hooks) override {
+    TimedVariant t;
+    t.clock = "cuda-events";
+    KernelFn kernel = pickKernel(v, g.tile, false);
+    if (!kernel) {
+      t.error = "no CUDA kernel for this variant";
+      return t;
+    }
+    const dim3 grid(g.gridX, g.gridY), block(g.tile, g.blockRows);
+    t.resources = queryResources(kernel, block.x * block.y);
+
+    // Poison: 0xFF bytes are a NaN in every float, so a kernel that writes nothing fails.
+    KL_CUDA_CHECK(cudaMemsetAsync(out_.get(), 0xFF, out_.bytes(), stream_.get()));
+    try {
+      t.samplesMs = timeLaunches(kernel, grid, block, g, nullptr, warmup, reps, hooks);
+    } catch (const CudaError& e) {
+      if (e.sticky()) throw;  // the context is gone; the runner stops using CUDA
+      t.error = e.what();     // refused launch: report it, time nothing
+      t.samplesMs.clear();
+      return t;
+    }
+    if (record) {
+      cuda::DeviceBuffer<cuda::BlockSlot> slots(static_cast<size_t>(g.gridX) * g.gridY);
+      KernelFn recorded = pickKernel(v, g.tile, true);
+      t.recordedSamplesMs = timeLaunches(recorded, grid, block, g, slots.get(), warmup, reps, hooks);
+      t.schedule = cuda::downloadSchedule(slots);
+    }
+    return t;
+  }
+
+  void download(float* out) override {
+    KL_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    KL_CUDA_CHECK(cudaMemcpy(out, out_.get(), out_.bytes(), cudaMemcpyDeviceToHost));
+  }
+
+  Ceiling copyCeiling(int warmup, int reps) override {
+    Ceiling c;
+    c.name = "cudaMemcpy D2D";
+    c.bytes = 2.0 * static_cast<double>(in_.bytes());  // read + write
+    cuda::EventPair ev;
+    std::vector<double> samples;
+    for (int i = 0; i < warmup + reps; ++i) {
+      ev.start(stream_.get());
+      KL_CUDA_CHECK(cudaMemcpyAsync(out_.get(), in_.get(), in_.bytes(), cudaMemcpyDeviceToDevice,
+                                    stream_.get()));
+      ev.stop(stream_.get());
+      const double ms = ev.elapsedMs();
+      if (i >= warmup) samples.push_back(ms);
+    }
+    c.timing = summarize(samples, "cuda-events");
+    c.gbps = gigabytesPerSecond(c.bytes, c.timing.medianMs);
+    return c;
+  }
+
+ private:
+  ResourceUsage queryResources(KernelFn kernel, int threads) {
+    cudaFuncAttributes a{};
+    KL_CUDA_CHECK(cudaFuncGetAttributes(&a, kernel));
+    ResourceUsage r;
+    r.registersPerThread = a.numRegs;
+    r.staticSharedBytes = static_cast<int>(a.sharedSizeBytes);
+    r.dynamicSharedBytes = 0;
+    r.localBytesPerThread = static_cast<int>(a.localSizeBytes);
+    r.maxThreadsPerBlock = a.maxThreadsPerBlock;
+    r.threadsPerBlock = threads;
+    int blocks = 0;
+    KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, 0));
+    r.maxActiveBlocksPerSM = blocks;
+    return r;
+  }
+
+  std::vector<double> timeLaunches(KernelFn kernel, dim3 grid, dim3 block, const Geometry& g,
+                                   cuda::BlockSlot* slots, int warmup, int reps,
+                                   const RunHooks& hooks) {
+    for (int i = 0; i < warmup; ++i) {
+      hooks.throwIfCancelled();
+      kernel<<<grid, block, 0, stream_.get()>>>(in_.get(), out_.get(), g, slots);
+      KL_CUDA_CHECK_LAUNCH(stream_.get());
+    }
+    KL_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    cuda::EventPair ev;
+    std::vector<double> samples;
+    for (int i = 0; i < reps; ++i) {
+      hooks.throwIfCancelled();
+      ev.start(stream_.get());
+      kernel<<<grid, block, 0, stream_.get()>>>(in_.get(), out_.get(), g, slots);
+      KL_CUDA_CHECK_LAUNCH(stream_.get());
+      ev.stop(stream_.get());
+      samples.push_back(ev.elapsedMs());
+    }
+    return samples;
+  }
+
+  size_t count_;
+  cuda::Stream stream_;
+  cuda::DeviceBuffer<float> in_;
+  cuda::DeviceBuffer<float> out_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> makeCudaBackend(const float* in, int64_t width, int64_t height) {
+  return std::make_unique<CudaBackend>(in, width, height);
+}
+
+}  // namespace kernellab::transpose

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: MIT
+// Transpose family, CPU side: the variant table, launch validation, the seeded input, the
+// multithreaded reference and the CPU executor that runs each variant's shared index functions.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <thread>
+#include <vector>
+
+#include "kernellab/block_executor.h"
+#include "kernellab/errors.h"
+#include "kernellab/text.h"
+#include "kernellab/transpose.h"
+
+namespace kernellab::transpose {
+
+const std::vector<VariantInfo>& variants() {
+  static const std::vector<VariantInfo> table = {
+      {Variant::Copy, "copy", "Copy (ceiling)", "copyKernel",
+       "Not a transpose: a row-major copy with the same blocks, the in-run bandwidth ceiling."},
+      {Variant::Naive, "naive", "Naive", "transposeNaiveKernel",
+       "Reads rows, writes columns straight to global memory: every warp store is strided."},
+      {Variant::Tiled, "tiled", "Shared tile", "transposeTiledKernel",
+       "Stages a tile in shared memory so reads and writes are both coalesced rows."},
+      {Variant::Padded, "padded", "Tile + 1 padding", "transposePaddedKernel",
+       "Pads each shared row by one float so a column read hits 32 different banks."},
+      {Variant::Diagonal, "diagonal", "Diagonal order", "transposeDiagonalKernel",
+       "Padded tile, blocks mapped along diagonals against partition camping (mattered before "
+       "compute capability 2.0; later GPUs hash addresses across partitions)."},
+  };
+  return table;
+}
+
+const VariantInfo& info(Variant v) {
+  for (const auto& i : variants())
+    if (i.variant == v) return i;
+  return variants().front();
+}
+
+std::optional<Variant> variantFromString(const std::string& id) {
+  const std::string lower = toLower(id);
+  for (const auto& i : variants())
+    if (lower == i.id) return i.variant;
+  return std::nullopt;
+}
+
+std::vector<Variant> parseVariants(const std::vector<std::string>& ids) {
+  std::vector<Variant> out;
+  auto addUnique = [&](Variant v) {
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  };
+  for (const auto& id : ids) {
+    if (toLower(id) == "all") {
+      for (const auto& i : variants()) addUnique(i.variant);
+      continue;
+    }
+    auto v = variantFromString(id);
+    if (!v) {
+      std::string known;
+      for (const auto& i : variants()) known += std::string(known.empty() ? "" : ", ") + i.id;
+      throw InputError("--variant " + id + ": unknown transpose variant (known: " + known +
+                       ", all)");
+    }
+    addUnique(*v);
+  }
+  if (out.empty())
+    for (const auto& i : variants()) out.push_back(i.variant);
+  return out;
+}
+
+namespace {
+
+// CUDA's grid limits: x up to 2^31-1 blocks, y up to 65535.
+constexpr int64_t kMaxGridX = 2147483647;
+constexpr int64_t kMaxGridY = 65535;
+
+}  // namespace
+
+Geometry makeGeometry(const RunRequest& r, Variant v, int maxThreadsPerBlock) {
+  const int tile = r.launch.tile;
+  const int tpb = r.launch.threadsPerBlock;
+  if (tile != 16 && tile != 32)
+    throw InputError("--tile " + std::to_string(tile) + " is not supported (16 or 32)");
+  if (tpb < 1 || tpb > 1024)
+    throw InputError("--tpb " + std::to_string(tpb) + " is outside 1..1024");
+  if (tpb > maxThreadsPerBlock)
+    throw InputError("--tpb " + std::to_string(tpb) + " is above this device's limit of " +
+                     std::to_string(maxThreadsPerBlock) + " threads per block");
+  if (tpb % tile != 0)
+    throw InputError("--tpb " + std::to_string(tpb) + " must be a multiple of the tile width " +
+                     std::to_string(tile) + " (a block is tile x rows threads)");
+  const int blockRows = tpb / tile;
+  if (blockRows > tile || tile % blockRows != 0)
+    throw InputError("--tpb " + std::to_string(tpb) + " with --tile " + std::to_string(tile) +
+                     " gives " + std::to_string(blockRows) +
+                     " rows of threads; it must divide the tile's " + std::to_string(tile) +
+                     " rows (at most tile x tile = " + std::to_string(tile * tile) + " threads)");
+  const int64_t w = r.transpose.width, h = r.transpose.height;
+  if (w < 1 || h < 1)
+    throw InputError("--size " + std::to_string(w) + "x" + std::to_string(h) +
+                     ": width and height must be at least 1");
+  Geometry g;
+  g.width = w;
+  g.height = h;
+  g.tile = tile;
+  g.blockRows = blockRows;
+  const int64_t gx = (w + tile - 1) / tile;
+  const int64_t gy = (h + tile - 1) / tile;
+  if (gx > kMaxGridX)
+    throw InputError("--size width " + std::to_string(w) + " needs " + std::to_string(gx) +
+                     " blocks across; the CUDA grid limit is " + std::to_string(kMaxGridX));
+  if (gy > kMaxGridY)
+    throw InputError("--size height " + std::to_string(h) + " needs " + std::to_string(gy) +
+                     " blocks down; the CUDA grid limit is " + std::to_string(kMaxGridY) +
+                     " (at most " + std::to_string(kMaxGridY * tile) + " rows with tile " +
+                     std::to_string(tile) + ")");
+  g.gridX = static_cast<int>(gx);
+  g.gridY = static_cast<int>(gy);
+  g.pitch = (v == Variant::Padded || v == Variant::Diagonal) ? tile + 1 : tile;
+  return g;
+}
+
+void validate(const RunRequest& r, const DeviceInfo& device, uint64_t availableBytes) {
+  parseVariants(r.variants);
+  makeGeometry(r, Variant::Padded, device.maxThreadsPerBlock);
+  if (r.repetitions < 1 || r.repetitions > 100000)
+    throw InputError("--reps " + std::to_string(r.repetitions) + " is outside 1..100000");
+  if (r.warmup < 0 || r.warmup > 1000)
+    throw InputError("--warmup " + std::to_string(r.warmup) + " is outside 0..1000");
+  const double matrixBytes = 4.0 * r.transpose.width * r.transpose.height;
+  // Input and output live on the device; the host also keeps the reference for verification.
+  const double needed = 2.0 * matrixBytes;
+  if (availableBytes > 0 && needed > static_cast<double>(availableBytes))
+    throw InputError("--size " + std::to_string(r.transpose.width) + "x" +
+                     std::to_string(r.transpose.height) + " needs " + formatBytes(needed) +
+                     " of " + (device.backend == "cuda" ? "device" : "host") + " memory; " +
+                     device.name + " has " + formatBytes(static_cast<double>(availableBytes)) +
+                     " available");
+}
+
+double effectiveBytes(int64_t width, int64_t height) {
+  return 2.0 * 4.0 * static_cast<double>(width) * static_cast<double>(height);
+}
+
+namespace {
+
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// Splits [0, n) into contiguous chunks over the hardware threads.
+template <class Fn>
+void parallelRange(int64_t n, Fn&& fn) {
+  const int workers = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int64_t chunk = (n + workers - 1) / workers;
+  std::vector<std::thread> pool;
+  for (int w = 1; w < workers; ++w) {
+    const int64_t b = w * chunk, e = std::min(n, b + chunk);
+    if (b < e) pool.emplace_back([&fn, b, e] { fn(b, e); });
+  }
+  fn(0, std::min(n, chunk));
+  for (auto& t : pool) t.join();
+}
+
+}  // namespace
+
+std::vector<float> makeInput(int64_t width, int64_t height, uint64_t seed) {
+  const int64_t n = width * height;
+  std::vector<float> in(static_cast<size_t>(n));
+  const uint64_t salt = splitmix64(seed);
+  parallelRange(n, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) {
+      // 24 random bits mapped to (-1, 1) \ {0}: distinct values expose misplaced elements.
+      const uint64_t r = splitmix64(salt ^ static_cast<uint64_t>(i)) >> 40;
+      in[static_cast<size_t>(i)] = (static_cast<float>(r) + 0.5f) / 8388608.0f - 1.0f;
+    }
+  });
+  return in;
+}
+
+void referenceTranspose(const float* in, int64_t width, int64_t height, float* out) {
+  constexpr int64_t kBlock = 64;  // keeps a source and a destination block in L1/L2
+  const int64_t rowBlocks = (height + kBlock - 1) / kBlock;
+  parallelRange(rowBlocks, [&](int64_t b, int64_t e) {
+    for (int64_t rb = b; rb < e; ++rb) {
+      const int64_t y0 = rb * kBlock, y1 = std::min(height, y0 + kBlock);
+      for (int64_t x0 = 0; x0 < width; x0 += kBlock) {
+        const int64_t x1 = std::min(width, x0 + kBlock);
+        for (int64_t y = y0; y < y1; ++y)
+          for (int64_t x = x0; x < x1; ++x) out[x * height + y] = in[y * width + x];
+      }
+    }
+  });
+}
+
+namespace {
+
+// The executor's memory policy: plain host arrays, the shared tile per block.
+struct HostMem {
+  const float* in;
+  float* out;
+  float* shared;
+  float loadGlobal(int64_t i) const { return in[i]; }
+  void storeGlobal(int64_t i, float v) const { out[i] = v; }
+  float loadShared(int i) const { return shared[i]; }
+  void storeShared(int i, float v) const { shared[i] = v; }
+};
+
+}  // namespace
+
+void executeOnCpu(Variant v, const Geometry& g, const float* in, float* out) {
+  const int phases = phaseCount(v);
+  forEachBlock({g.gridX, g.gridY}, [&](int bx, int by) {
+    // Fresh NaN-filled shared tile per block: a phase that reads what nobody wrote shows up.
+    thread_local std::vector<float> shared;
+    shared.assign(static_cast<size_t>(g.tile) * g.pitch, std::numeric_limits<float>::quiet_NaN());
+    HostMem m{in, out, shared.data()};
+    const BlockCoord t = tileFor(v, bx, by, g.gridX, g.gridY);
+    runBlockPhases(Dim2{g.tile, g.blockRows}, phases,
+                   [&](int p, int tx, int ty) { runPhase(v, p, g, t, tx, ty, m); });
+  });
+}
+
+Verification verifyTranspose(const float* expected, const float* actual, int64_t count) {
+  Verification v;
+  v.performed = true;
+  v.reference = "CPU transpose (multithreaded, cache-blocked)";
+  v.tolerance = 0;
+  v.compared = static_cast<uint64_t>(count);
+  int64_t first = -1;
+  double maxErr = 0;
+  uint64_t mismatches = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    uint32_t a, b;
+    std::memcpy(&a, &expected[i], 4);
+    std::memcpy(&b, &actual[i], 4);
+    if (a != b) {
+      ++mismatches;
+      if (first < 0) first = i;
+      const double err = std::isnan(actual[i]) ? std::numeric_limits<double>::infinity()
+                                               : std::fabs(double(actual[i]) - expected[i]);
+      maxErr = std::max(maxErr, err);
+    }
+  }
+  v.mismatches = mismatches;
+  v.maxError = maxErr;
+  v.passed = mismatches == 0;
+  if (first >= 0)
+    v.note = "first mismatch at output element " + std::to_string(first) + ": expected " +
+             std::to_string(expected[first]) + ", got " + std::to_string(actual[first]) +
+             (std::isnan(actual[first]) ? " (the poison: never written)" : "");
+  else
+    v.note = "bit-exact";
+  return v;
+}
+
+}  // namespace kernellab::transpose

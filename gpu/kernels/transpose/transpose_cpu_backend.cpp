@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+// The transpose backend on CPU threads: every variant runs through the executor, so its index
+// functions are checked without a GPU. Timings are CPU timings and labelled so.
+#include <chrono>
+#include <cstring>
+#include <limits>
+
+#include "kernellab/transpose.h"
+#include "transpose_backend.h"
+
+namespace kernellab::transpose {
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+class CpuBackend final : public Backend {
+ public:
+  CpuBackend(const float* in, int64_t width, int64_t height)
+      : in_(in), count_(width * height), out_(static_cast<size_t>(count_)) {}
+
+  TimedVariant run(Variant v, const Geometry& g, int warmup, int reps, bool /*record*/,
+                   const RunHooks& hooks) override {
+    TimedVariant t;
+    t.clock = "cpu-steady-clock";
+    std::fill(out_.begin(), out_.end(), std::numeric_limits<float>::quiet_NaN());
+    for (int i = 0; i < warmup; ++i) {
+      hooks.throwIfCancelled();
+      executeOnCpu(v, g, in_, out_.data());
+    }
+    for (int i = 0; i < reps; ++i) {
+      hooks.throwIfCancelled();
+      const auto t0 = std::chrono::steady_clock::now();
+      executeOnCpu(v, g, in_, out_.data());
+      t.samplesMs.push_back(msSince(t0));
+    }
+    return t;
+  }
+
+  void download(float* out) override {
+    std::memcpy(out, out_.data(), out_.size() * sizeof(float));
+  }
+
+  Ceiling copyCeiling(int warmup, int reps) override {
+    Ceiling c;
+    c.name = "memcpy (host)";
+    c.bytes = 2.0 * 4.0 * static_cast<double>(count_);
+    std::vector<double> samples;
+    for (int i = 0; i < warmup + reps; ++i) {
+      const auto t0 = std::chrono::steady_clock::now();
+      std::memcpy(out_.data(), in_, out_.size() * sizeof(float));
+      if (i >= warmup) samples.push_back(msSince(t0));
+    }
+    c.timing = summarize(samples, "cpu-steady-clock");
+    c.gbps = gigabytesPerSecond(c.bytes, c.timing.medianMs);
+    return c;
+  }
+
+ private:
+  const float* in_;
+  int64_t count_;
+  std::vector<float> out_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> makeCpuBackend(const float* in, int64_t width, int64_t height) {
+  return std::make_unique<CpuBackend>(in, width, height);
+}
+
+}  // namespace kernellab::transpose

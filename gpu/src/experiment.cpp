@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+// runExperiment: decide the backend, validate, dispatch to the family runner, catch CUDA errors
+// once at this boundary.
+#include "kernellab/experiment.h"
+
+#include "backend_internal.h"
+#include "family_runners.h"
+#include "kernellab/errors.h"
+#include "kernellab/text.h"
+#include "kernellab/transpose.h"
+
+#ifndef KERNELLAB_VERSION
+#define KERNELLAB_VERSION "0.0.0"
+#endif
+
+namespace kernellab {
+
+void RunHooks::throwIfCancelled() const {
+  if (cancelled()) throw Cancelled();
+}
+
+std::string toolVersion() { return std::string("kernellab ") + KERNELLAB_VERSION; }
+
+namespace detail {
+
+uint64_t availableMemory(const BackendDecision& d) {
+  if (d.useCuda) return cudaFreeMemory();
+  return d.device.globalMemBytes;
+}
+
+}  // namespace detail
+
+namespace {
+
+void requireImplemented(Family f) {
+  if (f != Family::Transpose)
+    throw InputError(std::string("family '") + toString(f) + "' is not available in this build");
+}
+
+}  // namespace
+
+void validateRequest(const RunRequest& request) {
+  requireImplemented(request.family);
+  const BackendDecision d = decideBackend(request.backend);
+  switch (request.family) {
+    case Family::Transpose:
+      detail::validateTranspose(request, d);
+      break;
+    default:
+      break;
+  }
+}
+
+RunResult runExperiment(const RunRequest& request, const RunHooks& hooks) {
+  requireImplemented(request.family);
+  const BackendDecision d = decideBackend(request.backend);
+  RunResult res;
+  try {
+    switch (request.family) {
+      case Family::Transpose:
+        res = detail::runTranspose(request, d, hooks);
+        break;
+      default:
+        break;
+    }
+  } catch (const CudaError& e) {
+    // A CUDA failure outside a single refused launch: report it; if sticky, CUDA is already
+    // marked unusable and the next request runs on the CPU with this reason.
+    res.request = request;
+    res.device = d.device;
+    res.backend = "cuda";
+    res.backendNote = d.note;
+    res.ok = false;
+    res.message = std::string(e.sticky() ? "CUDA context lost: " : "CUDA error: ") + e.what();
+  }
+  res.schemaVersion = kSchemaVersion;
+  res.createdAt = isoTimestampUtc();
+  res.tool = toolVersion();
+  if (res.ok) {
+    for (const auto& v : res.variants) {
+      if (!v.ok || (v.verification.performed && !v.verification.passed)) res.ok = false;
+    }
+  }
+  if (!res.ok && res.message.empty()) {
+    int failed = 0;
+    for (const auto& v : res.variants)
+      if (!v.ok || (v.verification.performed && !v.verification.passed)) ++failed;
+    res.message = std::to_string(failed) + " variant(s) failed to run or to verify";
+  }
+  return res;
+}
+
+ResultsFile runSweep(const RunRequest& base, const std::vector<SweepAxis>& axes,
+                     const RunHooks& hooks) {
+  ResultsFile file;
+  file.sweep = axes;
+  // Build the product of the axes' values, first axis outermost.
+  std::vector<std::vector<std::pair<std::string, std::string>>> points{{}};
+  for (const auto& axis : axes) {
+    if (axis.values.empty()) throw InputError("sweep axis '" + axis.name + "' has no values");
+    std::vector<std::vector<std::pair<std::string, std::string>>> next;
+    for (const auto& p : points)
+      for (const auto& value : axis.values) {
+        auto q = p;
+        q.emplace_back(axis.name, value);
+        next.push_back(std::move(q));
+      }
+    points = std::move(next);
+  }
+  for (size_t i = 0; i < points.size(); ++i) {
+    hooks.throwIfCancelled();
+    std::string label;
+    RunRequest r = base;
+    RunResult run;
+    try {
+      for (const auto& [axis, value] : points[i]) {
+        label += (label.empty() ? "" : ", ") + axis + "=" + value;
+        r = applySweepValue(r, axis, value);
+      }
+      RunHooks inner = hooks;
+      inner.progress = [&](const std::string& stage, double f) {
+        hooks.report(label + ": " + stage, (double(i) + f) / double(points.size()));
+      };
+      validateRequest(r);
+      run = runExperiment(r, inner);
+    } catch (const InputError& e) {
+      run.request = r;
+      run.ok = false;
+      run.message = std::string("skipped: ") + e.what();
+      run.createdAt = isoTimestampUtc();
+      run.tool = toolVersion();
+    }
+    file.runs.push_back(std::move(run));
+  }
+  return file;
+}
+
+std::vector<VariantDescription> describeVariants(Family family) {
+  std::vector<VariantDescription> out;
+  if (family == Family::Transpose)
+    for (const auto& v : transpose::variants()) out.push_back({v.id, v.title, v.explanation});
+  return out;
+}
+
+}  // namespace kernellab

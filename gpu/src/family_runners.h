@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+// One runner per kernel family; runExperiment dispatches to them.
+#pragma once
+
+#include "kernellab/backend.h"
+#include "kernellab/experiment.h"
+
+namespace kernellab::detail {
+
+// Throws InputError when the request cannot run on the decided backend.
+void validateTranspose(const RunRequest& r, const BackendDecision& d);
+RunResult runTranspose(const RunRequest& r, const BackendDecision& d, const RunHooks& hooks);
+
+// Free memory the backend can use: device memory for CUDA, physical memory for the CPU.
+uint64_t availableMemory(const BackendDecision& d);
+
+}  // namespace kernellab::detail

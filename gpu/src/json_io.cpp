@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: MIT
+// JSON serialisation of requests and results. Readers accept missing optional fields (older
+// files) and refuse files whose schema_version is newer than this build.
+#include "kernellab/json_io.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "kernellab/errors.h"
+
+namespace kernellab {
+
+using nlohmann::json;
+
+namespace {
+
+// Reads j[key] into out when present; a present field of the wrong type throws (caught and
+// reported with the field name by the public parse functions).
+template <class T>
+void opt(const json& j, const char* key, T& out) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return;
+  try {
+    out = it->get<T>();
+  } catch (const json::exception& e) {
+    throw InputError(std::string("field '") + key + "': " + e.what());
+  }
+}
+
+template <class E, class FromString>
+void optEnum(const json& j, const char* key, E& out, FromString fromString) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return;
+  if (!it->is_string()) throw InputError(std::string("field '") + key + "' must be a string");
+  auto v = fromString(it->get<std::string>());
+  if (!v) throw InputError(std::string("field '") + key + "': unknown value '" +
+                           it->get<std::string>() + "'");
+  out = *v;
+}
+
+}  // namespace
+
+void to_json(json& j, const LaunchConfig& v) {
+  j = json{{"threads_per_block", v.threadsPerBlock},
+           {"tile", v.tile},
+           {"rows_per_thread", v.rowsPerThread},
+           {"block_x", v.blockX},
+           {"block_y", v.blockY}};
+}
+void from_json(const json& j, LaunchConfig& v) {
+  opt(j, "threads_per_block", v.threadsPerBlock);
+  opt(j, "tile", v.tile);
+  opt(j, "rows_per_thread", v.rowsPerThread);
+  opt(j, "block_x", v.blockX);
+  opt(j, "block_y", v.blockY);
+}
+
+void to_json(json& j, const RunRequest& v) {
+  j = json{{"family", toString(v.family)},
+           {"variants", v.variants},
+           {"transpose", {{"width", v.transpose.width}, {"height", v.transpose.height}}},
+           {"clustering",
+            {{"n", v.clustering.n},
+             {"k", v.clustering.k},
+             {"d", v.clustering.d},
+             {"shape", toString(v.clustering.shape)},
+             {"radius", v.clustering.radius},
+             {"noise_fraction", v.clustering.noiseFraction},
+             {"input_path", v.clustering.inputPath},
+             {"centers_path", v.clustering.centersPath},
+             {"init", toString(v.clustering.init)},
+             {"max_iterations", v.clustering.maxIterations},
+             {"epsilon", v.clustering.epsilon},
+             {"keep_labels", v.clustering.keepLabels}}},
+           {"knn",
+            {{"rows", v.knn.rows},
+             {"cols", v.knn.cols},
+             {"components", v.knn.components},
+             {"window", v.knn.window},
+             {"k", v.knn.k},
+             {"input_path", v.knn.inputPath}}},
+           {"launch", v.launch},
+           {"warmup", v.warmup},
+           {"repetitions", v.repetitions},
+           {"seed", v.seed},
+           {"backend", toString(v.backend)},
+           {"verify", v.verify},
+           {"record_schedule", v.recordSchedule},
+           {"measure_ceilings", v.measureCeilings}};
+}
+
+void from_json(const json& j, RunRequest& v) {
+  if (!j.is_object()) throw InputError("a request must be a JSON object");
+  if (!j.contains("family")) throw InputError("request: field 'family' is missing");
+  optEnum(j, "family", v.family, familyFromString);
+  opt(j, "variants", v.variants);
+  if (auto it = j.find("transpose"); it != j.end() && it->is_object()) {
+    opt(*it, "width", v.transpose.width);
+    opt(*it, "height", v.transpose.height);
+  }
+  if (auto it = j.find("clustering"); it != j.end() && it->is_object()) {
+    auto& c = v.clustering;
+    opt(*it, "n", c.n);
+    opt(*it, "k", c.k);
+    opt(*it, "d", c.d);
+    optEnum(*it, "shape", c.shape, shapeFromString);
+    opt(*it, "radius", c.radius);
+    opt(*it, "noise_fraction", c.noiseFraction);
+    opt(*it, "input_path", c.inputPath);
+    opt(*it, "centers_path", c.centersPath);
+    optEnum(*it, "init", c.init, initFromString);
+    opt(*it, "max_iterations", c.maxIterations);
+    opt(*it, "epsilon", c.epsilon);
+    opt(*it, "keep_labels", c.keepLabels);
+  }
+  if (auto it = j.find("knn"); it != j.end() && it->is_object()) {
+    opt(*it, "rows", v.knn.rows);
+    opt(*it, "cols", v.knn.cols);
+    opt(*it, "components", v.knn.components);
+    opt(*it, "window", v.knn.window);
+    opt(*it, "k", v.knn.k);
+    opt(*it, "input_path", v.knn.inputPath);
+  }
+  opt(j, "launch", v.launch);
+  opt(j, "warmup", v.warmup);
+  opt(j, "repetitions", v.repetitions);
+  opt(j, "seed", v.seed);
+  optEnum(j, "backend", v.backend, backendFromString);
+  opt(j, "verify", v.verify);
+  opt(j, "record_schedule", v.recordSchedule);
+  opt(j, "measure_ceilings", v.measureCeilings);
+}
+
+void to_json(json& j, const SweepAxis& v) { j = json{{"axis", v.name}, {"values", v.values}}; }
+void from_json(const json& j, SweepAxis& v) {
+  opt(j, "axis", v.name);
+  opt(j, "values", v.values);
+}
+
+void to_json(json& j, const DeviceInfo& v) {
+  j = json{{"backend", v.backend},
+           {"name", v.name},
+           {"compute_capability", std::to_string(v.ccMajor) + "." + std::to_string(v.ccMinor)},
+           {"cc_major", v.ccMajor},
+           {"cc_minor", v.ccMinor},
+           {"sm_count", v.smCount},
+           {"global_mem_bytes", v.globalMemBytes},
+           {"l2_bytes", v.l2Bytes},
+           {"max_threads_per_block", v.maxThreadsPerBlock},
+           {"max_threads_per_sm", v.maxThreadsPerSM},
+           {"max_blocks_per_sm", v.maxBlocksPerSM},
+           {"regs_per_sm", v.regsPerSM},
+           {"regs_per_block", v.regsPerBlock},
+           {"shared_per_block", v.sharedPerBlock},
+           {"shared_per_block_optin", v.sharedPerBlockOptin},
+           {"shared_per_sm", v.sharedPerSM},
+           {"warp_size", v.warpSize},
+           {"memory_bus_bits", v.memoryBusBits},
+           {"memory_clock_khz", v.memoryClockKHz},
+           {"clock_khz", v.clockKHz},
+           {"driver_version", v.driverVersion},
+           {"runtime_version", v.runtimeVersion}};
+}
+void from_json(const json& j, DeviceInfo& v) {
+  opt(j, "backend", v.backend);
+  opt(j, "name", v.name);
+  opt(j, "cc_major", v.ccMajor);
+  opt(j, "cc_minor", v.ccMinor);
+  opt(j, "sm_count", v.smCount);
+  opt(j, "global_mem_bytes", v.globalMemBytes);
+  opt(j, "l2_bytes", v.l2Bytes);
+  opt(j, "max_threads_per_block", v.maxThreadsPerBlock);
+  opt(j, "max_threads_per_sm", v.maxThreadsPerSM);
+  opt(j, "max_blocks_per_sm", v.maxBlocksPerSM);
+  opt(j, "regs_per_sm", v.regsPerSM);
+  opt(j, "regs_per_block", v.regsPerBlock);
+  opt(j, "shared_per_block", v.sharedPerBlock);
+  opt(j, "shared_per_block_optin", v.sharedPerBlockOptin);
+  opt(j, "shared_per_sm", v.sharedPerSM);
+  opt(j, "warp_size", v.warpSize);
+  opt(j, "memory_bus_bits", v.memoryBusBits);
+  opt(j, "memory_clock_khz", v.memoryClockKHz);
+  opt(j, "clock_khz", v.clockKHz);
+  opt(j, "driver_version", v.driverVersion);
+  opt(j, "runtime_version", v.runtimeVersion);
+}
+
+void to_json(json& j, const BackendStatus& v) {
+  j = json{{"cuda_built", v.cudaBuilt},
+           {"cuda_usable", v.cudaUsable},
+           {"cuda_reason", v.cudaReason},
+           {"cuda_devices", v.cudaDevices},
+           {"cpu", v.cpu}};
+}
+
+void to_json(json& j, const TimingStats& v) {
+  j = json{{"median_ms", v.medianMs},
+           {"min_ms", v.minMs},
+           {"max_ms", v.maxMs},
+           {"samples", v.samples},
+           {"clock", v.clock}};
+}
+void from_json(const json& j, TimingStats& v) {
+  opt(j, "median_ms", v.medianMs);
+  opt(j, "min_ms", v.minMs);
+  opt(j, "max_ms", v.maxMs);
+  opt(j, "samples", v.samples);
+  opt(j, "clock", v.clock);
+}
+
+void to_json(json& j, const ResourceUsage& v) {
+  j = json{{"registers_per_thread", v.registersPerThread},
+           {"static_shared_bytes", v.staticSharedBytes},
+           {"dynamic_shared_bytes", v.dynamicSharedBytes},
+           {"local_bytes_per_thread", v.localBytesPerThread},
+           {"max_threads_per_block", v.maxThreadsPerBlock},
+           {"max_active_blocks_per_sm", v.maxActiveBlocksPerSM},
+           {"threads_per_block", v.threadsPerBlock}};
+}
+void from_json(const json& j, ResourceUsage& v) {
+  opt(j, "registers_per_thread", v.registersPerThread);
+  opt(j, "static_shared_bytes", v.staticSharedBytes);
+  opt(j, "dynamic_shared_bytes", v.dynamicSharedBytes);
+  opt(j, "local_bytes_per_thread", v.localBytesPerThread);
+  opt(j, "max_threads_per_block", v.maxThreadsPerBlock);
+  opt(j, "max_active_blocks_per_sm", v.maxActiveBlocksPerSM);
+  opt(j, "threads_per_block", v.threadsPerBlock);
+}
+
+void to_json(json& j, const Verification& v) {
+  j = json{{"performed", v.performed},   {"passed", v.passed},         {"reference", v.reference},
+           {"compared", v.compared},     {"mismatches", v.mismatches}, {"max_error", v.maxError},
+           {"tolerance", v.tolerance},   {"note", v.note}};
+}
+void from_json(const json& j, Verification& v) {
+  opt(j, "performed", v.performed);
+  opt(j, "passed", v.passed);
+  opt(j, "reference", v.reference);
+  opt(j, "compared", v.compared);
+  opt(j, "mismatches", v.mismatches);
+  opt(j, "max_error", v.maxError);
+  opt(j, "tolerance", v.tolerance);
+  opt(j, "note", v.note);
+}
+
+// Schedules can hold a million blocks: store them as compact rows, not objects.
+void to_json(json& j, const BlockRecord& v) {
+  j = json::array({v.blockId, v.smId, v.startNs, v.endNs, v.tileX, v.tileY});
+}
+void from_json(const json& j, BlockRecord& v) {
+  if (!j.is_array() || j.size() != 6)
+    throw InputError("schedule rows must be [block, sm, start_ns, end_ns, tile_x, tile_y]");
+  v.blockId = j[0].get<int>();
+  v.smId = j[1].get<int>();
+  v.startNs = j[2].get<uint64_t>();
+  v.endNs = j[3].get<uint64_t>();
+  v.tileX = j[4].get<int>();
+  v.tileY = j[5].get<int>();
+}
+
+void to_json(json& j, const KernelResult& v) {
+  j = json{{"name", v.name},
+           {"timing", v.timing},
+           {"total_ms", v.totalMs},
+           {"launches", v.launches},
+           {"bytes", v.bytes},
+           {"gbps", v.gbps},
+           {"flops", v.flops},
+           {"grid", {v.gridX, v.gridY}},
+           {"block", {v.blockX, v.blockY}}};
+  if (v.resources) j["resources"] = *v.resources;
+}
+void from_json(const json& j, KernelResult& v) {
+  opt(j, "name", v.name);
+  opt(j, "timing", v.timing);
+  opt(j, "total_ms", v.totalMs);
+  opt(j, "launches", v.launches);
+  opt(j, "bytes", v.bytes);
+  opt(j, "gbps", v.gbps);
+  opt(j, "flops", v.flops);
+  if (auto it = j.find("grid"); it != j.end() && it->is_array() && it->size() == 2) {
+    v.gridX = (*it)[0].get<int>();
+    v.gridY = (*it)[1].get<int>();
+  }
+  if (auto it = j.find("block"); it != j.end() && it->is_array() && it->size() == 2) {
+    v.blockX = (*it)[0].get<int>();
+    v.blockY = (*it)[1].get<int>();
+  }
+  if (auto it = j.find("resources"); it != j.end() && it->is_object())
+    v.resources = it->get<ResourceUsage>();
+}
+
+void to_json(json& j, const PhaseTiming& v) { j = json{{"name", v.name}, {"ms", v.ms}}; }
+void from_json(const json& j, PhaseTiming& v) {
+  opt(j, "name", v.name);
+  opt(j, "ms", v.ms);
+}
+
+void to_json(json& j, const IterationRecord& v) {
+  j = json{{"iteration", v.iteration}, {"score", v.score}, {"kernel_ms", v.kernelMs}};
+  if (v.chosenPoint >= 0) j["chosen_point"] = v.chosenPoint;
+}
+void from_json(const json& j, IterationRecord& v) {
+  opt(j, "iteration", v.iteration);
+  opt(j, "score", v.score);
+  opt(j, "kernel_ms", v.kernelMs);
+  opt(j, "chosen_point", v.chosenPoint);
+}
+
+void to_json(json& j, const ClusteringOutput& v) {
+  j = json{{"labels", v.labels},
+           {"centers", v.centers},
+           {"center_indices", v.centerIndices},
+           {"iterations", v.iterations},
+           {"inertia", v.inertia},
+           {"cluster_sizes", v.clusterSizes}};
+}
+void from_json(const json& j, ClusteringOutput& v) {
+  opt(j, "labels", v.labels);
+  opt(j, "centers", v.centers);
+  opt(j, "center_indices", v.centerIndices);
+  opt(j, "iterations", v.iterations);
+  opt(j, "inertia", v.inertia);
+  opt(j, "cluster_sizes", v.clusterSizes);
+}
+
+void to_json(json& j, const VariantResult& v) {
+  j = json{{"variant", v.variant},
+           {"ok", v.ok},
+           {"error", v.error},
+           {"kernels", v.kernels},
+           {"total", v.total},
+           {"bytes", v.bytes},
+           {"gbps", v.gbps},
+           {"fraction_of_memcpy", v.fractionOfMemcpy},
+           {"fraction_of_copy_kernel", v.fractionOfCopyKernel},
+           {"phases", v.phases},
+           {"iterations", v.iterations},
+           {"verification", v.verification},
+           {"schedule", v.schedule},
+           {"schedule_overhead_pct", v.scheduleOverheadPct}};
+  if (v.clustering) j["clustering"] = *v.clustering;
+}
+void from_json(const json& j, VariantResult& v) {
+  opt(j, "variant", v.variant);
+  opt(j, "ok", v.ok);
+  opt(j, "error", v.error);
+  opt(j, "kernels", v.kernels);
+  opt(j, "total", v.total);
+  opt(j, "bytes", v.bytes);
+  opt(j, "gbps", v.gbps);
+  opt(j, "fraction_of_memcpy", v.fractionOfMemcpy);
+  opt(j, "fraction_of_copy_kernel", v.fractionOfCopyKernel);
+  opt(j, "phases", v.phases);
+  opt(j, "iterations", v.iterations);
+  opt(j, "verification", v.verification);
+  opt(j, "schedule", v.schedule);
+  opt(j, "schedule_overhead_pct", v.scheduleOverheadPct);
+  if (auto it = j.find("clustering"); it != j.end() && it->is_object())
+    v.clustering = it->get<ClusteringOutput>();
+}
+
+void to_json(json& j, const Ceiling& v) {
+  j = json{{"name", v.name}, {"bytes", v.bytes}, {"timing", v.timing}, {"gbps", v.gbps}};
+}
+void from_json(const json& j, Ceiling& v) {
+  opt(j, "name", v.name);
+  opt(j, "bytes", v.bytes);
+  opt(j, "timing", v.timing);
+  opt(j, "gbps", v.gbps);
+}
+
+void to_json(json& j, const RunResult& v) {
+  j = json{{"schema_version", v.schemaVersion},
+           {"created_at", v.createdAt},
+           {"tool", v.tool},
+           {"bandwidth_unit", "GB/s (1e9 bytes per second)"},
+           {"request", v.request},
+           {"device", v.device},
+           {"backend", v.backend},
+           {"backend_note", v.backendNote},
+           {"ceilings", v.ceilings},
+           {"variants", v.variants},
+           {"ok", v.ok},
+           {"message", v.message}};
+}
+void from_json(const json& j, RunResult& v) {
+  if (!j.is_object()) throw InputError("a run must be a JSON object");
+  opt(j, "schema_version", v.schemaVersion);
+  opt(j, "created_at", v.createdAt);
+  opt(j, "tool", v.tool);
+  if (!j.contains("request")) throw InputError("run: field 'request' is missing");
+  v.request = j.at("request").get<RunRequest>();
+  opt(j, "device", v.device);
+  opt(j, "backend", v.backend);
+  opt(j, "backend_note", v.backendNote);
+  opt(j, "ceilings", v.ceilings);
+  opt(j, "variants", v.variants);
+  opt(j, "ok", v.ok);
+  opt(j, "message", v.message);
+}
+
+void to_json(json& j, const ResultsFile& v) {
+  j = json{{"schema_version", v.schemaVersion}, {"kind", v.kind}, {"runs", v.runs}};
+  if (!v.sweep.empty()) j["sweep"] = v.sweep;
+}
+void from_json(const json& j, ResultsFile& v) {
+  opt(j, "schema_version", v.schemaVersion);
+  opt(j, "kind", v.kind);
+  opt(j, "sweep", v.sweep);
+  opt(j, "runs", v.runs);
+}
+
+ResultsFile parseResultsFile(const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw InputError("not valid JSON (byte " + std::to_string(e.byte) + "): " + e.what());
+  }
+  if (!j.is_object()) throw InputError("not a KernelLab results file: the top level is not an object");
+  if (!j.contains("schema_version") || !j["schema_version"].is_number_integer())
+    throw InputError("not a KernelLab results file: 'schema_version' is missing");
+  const int version = j["schema_version"].get<int>();
+  if (version > kSchemaVersion)
+    throw InputError("results file has schema_version " + std::to_string(version) +
+                     ", newer than this build understands (" + std::to_string(kSchemaVersion) +
+                     "); update KernelLab to open it");
+  if (version < 1) throw InputError("results file has an invalid schema_version " +
+                                    std::to_string(version));
+  if (j.value("kind", std::string()) != "kernellab-results")
+    throw InputError("not a KernelLab results file: 'kind' is not \"kernellab-results\"");
+  if (!j.contains("runs") || !j["runs"].is_array())
+    throw InputError("results file: 'runs' is missing or not a list");
+  try {
+    return j.get<ResultsFile>();
+  } catch (const json::exception& e) {
+    throw InputError(std::string("results file: ") + e.what());
+  }
+}
+
+namespace {
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot open '" + path + "' for reading");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+void spill(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw InputError("cannot open '" + path + "' for writing");
+  out << text;
+  if (!out) throw InputError("failed writing '" + path + "'");
+}
+}  // namespace
+
+ResultsFile readResultsFile(const std::string& path) {
+  try {
+    return parseResultsFile(slurp(path));
+  } catch (const InputError& e) {
+    throw InputError(path + ": " + e.what());
+  }
+}
+
+void writeResultsFile(const std::string& path, const ResultsFile& file, int indent) {
+  spill(path, json(file).dump(indent) + "\n");
+}
+
+RunRequest parseRequest(const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw InputError("not valid JSON (byte " + std::to_string(e.byte) + "): " + e.what());
+  }
+  if (j.is_object() && j.contains("schema_version")) {
+    const int version = j["schema_version"].is_number_integer() ? j["schema_version"].get<int>() : 0;
+    if (version > kSchemaVersion)
+      throw InputError("request has schema_version " + std::to_string(version) +
+                       ", newer than this build understands (" + std::to_string(kSchemaVersion) + ")");
+    if (j.contains("request")) j = j["request"];
+  }
+  try {
+    return j.get<RunRequest>();
+  } catch (const json::exception& e) {
+    throw InputError(std::string("request: ") + e.what());
+  }
+}
+
+RunRequest readRequestFile(const std::string& path) {
+  try {
+    return parseRequest(slurp(path));
+  } catch (const InputError& e) {
+    throw InputError(path + ": " + e.what());
+  }
+}
+
+void writeRequestFile(const std::string& path, const RunRequest& request) {
+  spill(path, json{{"schema_version", kSchemaVersion}, {"request", request}}.dump(2) + "\n");
+}
+
+}  // namespace kernellab

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+// Names of the request's enums and the sweep helper.
+#include "kernellab/request.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+#include "kernellab/errors.h"
+#include "kernellab/text.h"
+
+namespace kernellab {
+namespace {
+
+template <class E, size_t N>
+const char* nameOf(const std::array<std::pair<E, const char*>, N>& table, E value) {
+  for (const auto& [e, name] : table)
+    if (e == value) return name;
+  return "?";
+}
+
+template <class E, size_t N>
+std::optional<E> valueOf(const std::array<std::pair<E, const char*>, N>& table,
+                         const std::string& s) {
+  const std::string lower = toLower(s);
+  for (const auto& [e, name] : table)
+    if (lower == name) return e;
+  return std::nullopt;
+}
+
+constexpr std::array<std::pair<Family, const char*>, 4> kFamilies{{
+    {Family::Transpose, "transpose"},
+    {Family::KCenters, "kcenters"},
+    {Family::KMeans, "kmeans"},
+    {Family::Knn, "knn"},
+}};
+constexpr std::array<std::pair<BackendChoice, const char*>, 3> kBackends{{
+    {BackendChoice::Auto, "auto"}, {BackendChoice::Cpu, "cpu"}, {BackendChoice::Cuda, "cuda"}}};
+constexpr std::array<std::pair<DataLayout, const char*>, 2> kLayouts{{
+    {DataLayout::Coalesced, "coalesced"}, {DataLayout::Interleaved, "interleaved"}}};
+constexpr std::array<std::pair<ScratchMemory, const char*>, 2> kMemories{{
+    {ScratchMemory::Shared, "shared"}, {ScratchMemory::Global, "global"}}};
+constexpr std::array<std::pair<InitMethod, const char*>, 4> kInits{{
+    {InitMethod::First, "first"},
+    {InitMethod::Random, "random"},
+    {InitMethod::KMeansPlusPlus, "kmeans++"},
+    {InitMethod::Given, "given"}}};
+constexpr std::array<std::pair<DatasetShape, const char*>, 2> kShapes{{
+    {DatasetShape::SeedGenerator, "seed"}, {DatasetShape::Blobs, "blobs"}}};
+
+}  // namespace
+
+const char* toString(Family f) { return nameOf(kFamilies, f); }
+const char* toString(BackendChoice b) { return nameOf(kBackends, b); }
+const char* toString(DataLayout l) { return nameOf(kLayouts, l); }
+const char* toString(ScratchMemory m) { return nameOf(kMemories, m); }
+const char* toString(InitMethod i) { return nameOf(kInits, i); }
+const char* toString(DatasetShape s) { return nameOf(kShapes, s); }
+std::optional<Family> familyFromString(const std::string& s) { return valueOf(kFamilies, s); }
+std::optional<BackendChoice> backendFromString(const std::string& s) {
+  return valueOf(kBackends, s);
+}
+std::optional<DataLayout> layoutFromString(const std::string& s) { return valueOf(kLayouts, s); }
+std::optional<ScratchMemory> memoryFromString(const std::string& s) {
+  return valueOf(kMemories, s);
+}
+std::optional<InitMethod> initFromString(const std::string& s) { return valueOf(kInits, s); }
+std::optional<DatasetShape> shapeFromString(const std::string& s) { return valueOf(kShapes, s); }
+
+RunRequest applySweepValue(const RunRequest& base, const std::string& axis,
+                           const std::string& value) {
+  RunRequest r = base;
+  if (axis == "tpb") {
+    r.launch.threadsPerBlock = static_cast<int>(parseInteger(value, "--tpb"));
+  } else if (axis == "tile") {
+    r.launch.tile = static_cast<int>(parseInteger(value, "--tile"));
+  } else if (axis == "rows-per-thread") {
+    r.launch.rowsPerThread = static_cast<int>(parseInteger(value, "--rows-per-thread"));
+  } else if (axis == "size") {
+    const auto [w, h] = parseSize(value, "--size");
+    r.transpose.width = w;
+    r.transpose.height = h;
+  } else if (axis == "n") {
+    r.clustering.n = parseInteger(value, "--n");
+  } else if (axis == "k") {
+    r.clustering.k = static_cast<int>(parseInteger(value, "--k"));
+  } else if (axis == "d") {
+    r.clustering.d = static_cast<int>(parseInteger(value, "--d"));
+  } else if (axis == "image") {
+    const auto dims = parseDims(value, "--image");
+    r.knn.rows = static_cast<int>(dims[0]);  // ROWSxCOLS[xC], as the seed writes 377x329
+    r.knn.cols = static_cast<int>(dims[1]);
+    if (dims.size() > 2) r.knn.components = static_cast<int>(dims[2]);
+  } else if (axis == "window") {
+    r.knn.window = static_cast<int>(parseInteger(value, "--window"));
+  } else {
+    throw InputError("unknown sweep axis '" + axis +
+                     "' (known: tpb, tile, rows-per-thread, size, n, k, d, image, window)");
+  }
+  return r;
+}
+
+}  // namespace kernellab

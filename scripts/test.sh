@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The README's test command: installs what is missing, builds, runs every CTest suite.
+# OpenGL suites run under Xvfb with Mesa's software renderer; GPU suites skip (with CUDA's reason)
+# where no device works.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+scripts/build.sh "$@"
+cd build
+xvfb-run -a -s "-screen 0 1920x1080x24" ctest --output-on-failure --timeout 900

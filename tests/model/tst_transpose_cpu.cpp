@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+// The CPU reference and the CPU executor: every transpose variant's shared index functions
+// produce the exact transpose for awkward sizes and every launch shape, without a GPU.
+#include <QtTest>
+#include <cmath>
+#include <limits>
+
+#include "kernellab/errors.h"
+#include "kernellab/experiment.h"
+#include "kernellab/transpose.h"
+
+using namespace kernellab;
+using namespace kernellab::transpose;
+
+class TstTransposeCpu : public QObject {
+  Q_OBJECT
+
+  static RunRequest request(int64_t w, int64_t h, int tile, int tpb) {
+    RunRequest r;
+    r.family = Family::Transpose;
+    r.transpose.width = w;
+    r.transpose.height = h;
+    r.launch.tile = tile;
+    r.launch.threadsPerBlock = tpb;
+    r.backend = BackendChoice::Cpu;
+    r.warmup = 0;
+    r.repetitions = 1;
+    return r;
+  }
+
+ private slots:
+  void referenceOnAHandMadeMatrix() {
+    // 3 columns x 2 rows:  [1 2 3; 4 5 6]  ->  3 rows x 2 columns: [1 4; 2 5; 3 6]
+    const float in[] = {1, 2, 3, 4, 5, 6};
+    float out[6] = {};
+    referenceTranspose(in, 3, 2, out);
+    const float expected[] = {1, 4, 2, 5, 3, 6};
+    for (int i = 0; i < 6; ++i) QCOMPARE(out[i], expected[i]);
+  }
+
+  void inputIsSeededAndHasNoZeros() {
+    const auto a = makeInput(37, 41, 7), b = makeInput(37, 41, 7), c = makeInput(37, 41, 8);
+    QVERIFY(a == b);
+    QVERIFY(a != c);
+    for (float v : a) {
+      QVERIFY(v != 0.0f);
+      QVERIFY(v > -1.0f && v < 1.0f);
+    }
+  }
+
+  void executorMatchesReference_data() {
+    QTest::addColumn<int>("w");
+    QTest::addColumn<int>("h");
+    QTest::addColumn<int>("tile");
+    QTest::addColumn<int>("tpb");
+    const int sizes[][2] = {{1, 1}, {1000, 37}, {37, 1000}, {33, 65}, {64, 64}, {96, 32}, {1, 77}, {77, 1}, {129, 257}};
+    const int shapes[][2] = {{32, 256}, {32, 1024}, {32, 32}, {16, 256}, {16, 16}, {16, 64}};
+    for (auto& s : sizes)
+      for (auto& sh : shapes)
+        QTest::newRow(qPrintable(QString("%1x%2 tile%3 tpb%4").arg(s[0]).arg(s[1]).arg(sh[0]).arg(sh[1])))
+            << s[0] << s[1] << sh[0] << sh[1];
+  }
+
+  void executorMatchesReference() {
+    QFETCH(int, w);
+    QFETCH(int, h);
+    QFETCH(int, tile);
+    QFETCH(int, tpb);
+    const auto in = makeInput(w, h, 3);
+    std::vector<float> expected(in.size()), out(in.size());
+    referenceTranspose(in.data(), w, h, expected.data());
+    for (const auto& vi : variants()) {
+      const Geometry g = makeGeometry(request(w, h, tile, tpb), vi.variant);
+      std::fill(out.begin(), out.end(), std::numeric_limits<float>::quiet_NaN());
+      executeOnCpu(vi.variant, g, in.data(), out.data());
+      const Verification v = vi.variant == Variant::Copy
+                                 ? verifyTranspose(in.data(), out.data(), w * int64_t(h))
+                                 : verifyTranspose(expected.data(), out.data(), w * int64_t(h));
+      QVERIFY2(v.passed, qPrintable(QString(vi.id) + ": " + QString::fromStdString(v.note)));
+    }
+  }
+
+  void verificationCatchesUnwrittenAndWrongElements() {
+    const auto in = makeInput(40, 30, 1);
+    std::vector<float> expected(in.size());
+    referenceTranspose(in.data(), 40, 30, expected.data());
+    std::vector<float> poisoned(in.size(), std::numeric_limits<float>::quiet_NaN());
+    Verification v = verifyTranspose(expected.data(), poisoned.data(), 1200);
+    QVERIFY(!v.passed);
+    QCOMPARE(v.mismatches, uint64_t(1200));
+    QVERIFY(QString::fromStdString(v.note).contains("never written"));
+    std::vector<float> almost = expected;
+    almost[555] = -almost[555];
+    v = verifyTranspose(expected.data(), almost.data(), 1200);
+    QCOMPARE(v.mismatches, uint64_t(1));
+    QVERIFY(QString::fromStdString(v.note).contains("555"));
+  }
+
+  void geometryFollowsTheLaunchConfiguration() {
+    const Geometry g = makeGeometry(request(1000, 37, 32, 256), Variant::Padded);
+    QCOMPARE(g.blockRows, 8);
+    QCOMPARE(g.gridX, 32);
+    QCOMPARE(g.gridY, 2);
+    QCOMPARE(g.pitch, 33);
+    QCOMPARE(makeGeometry(request(1000, 37, 32, 256), Variant::Tiled).pitch, 32);
+  }
+
+  void badLaunchesNameTheValueAndTheLimit_data() {
+    QTest::addColumn<int>("tile");
+    QTest::addColumn<int>("tpb");
+    QTest::addColumn<int>("w");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("tile 8") << 8 << 64 << 10 << "--tile 8 is not supported (16 or 32)";
+    QTest::newRow("tpb 0") << 32 << 0 << 10 << "--tpb 0 is outside 1..1024";
+    QTest::newRow("tpb 2048") << 32 << 2048 << 10 << "--tpb 2048 is outside 1..1024";
+    QTest::newRow("tpb 100") << 32 << 100 << 10 << "multiple of the tile width 32";
+    QTest::newRow("tpb 512 tile 16") << 16 << 512 << 10 << "at most tile x tile = 256";
+    QTest::newRow("width 0") << 32 << 256 << 0 << "width and height must be at least 1";
+  }
+
+  void badLaunchesNameTheValueAndTheLimit() {
+    QFETCH(int, tile);
+    QFETCH(int, tpb);
+    QFETCH(int, w);
+    QFETCH(QString, expected);
+    try {
+      makeGeometry(request(w, 10, tile, tpb), Variant::Padded);
+      QFAIL("no error");
+    } catch (const InputError& e) {
+      QVERIFY2(QString(e.what()).contains(expected), e.what());
+    }
+  }
+
+  void deviceLimitIsEnforcedOnEveryBackend() {
+    try {
+      makeGeometry(request(64, 64, 32, 1024), Variant::Padded, 512);
+      QFAIL("no error");
+    } catch (const InputError& e) {
+      QVERIFY(QString(e.what()).contains("above this device's limit of 512"));
+    }
+  }
+
+  void runOnTheCpuBackendFillsTheResult() {
+    RunRequest r = request(1000, 37, 32, 256);
+    r.variants = {"all"};
+    r.repetitions = 3;
+    const RunResult res = runExperiment(r);
+    QVERIFY2(res.ok, res.message.c_str());
+    QCOMPARE(res.backend, std::string("cpu"));
+    QVERIFY(!res.backendNote.empty());
+    QCOMPARE(res.variants.size(), size_t(5));
+    QCOMPARE(res.ceilings.size(), size_t(1));
+    for (const auto& v : res.variants) {
+      QVERIFY(v.ok);
+      QVERIFY(v.verification.performed && v.verification.passed);
+      QCOMPARE(v.verification.compared, uint64_t(37000));
+      QCOMPARE(v.bytes, 2.0 * 4.0 * 37000);
+      QCOMPARE(v.total.samples, 3);
+      QVERIFY(v.total.minMs <= v.total.medianMs && v.total.medianMs <= v.total.maxMs);
+      QVERIFY(std::fabs(v.gbps - v.bytes / (v.total.medianMs * 1e-3) / 1e9) < 1e-9 * v.gbps + 1e-12);
+      QCOMPARE(v.kernels.front().timing.clock, std::string("cpu-steady-clock"));
+    }
+    QCOMPARE(res.request.launch.rowsPerThread, 4);
+  }
+
+  void faultInjectionFailsVerification() {
+    qputenv("KERNELLAB_FAULT_INJECT", "padded");
+    RunRequest r = request(64, 48, 32, 256);
+    r.variants = {"padded", "naive"};
+    const RunResult res = runExperiment(r);
+    qunsetenv("KERNELLAB_FAULT_INJECT");
+    QVERIFY(!res.ok);
+    QCOMPARE(res.variants[0].verification.mismatches, uint64_t(1));
+    QVERIFY(res.variants[1].verification.passed);
+  }
+
+  void cancelStopsBetweenLaunches() {
+    std::atomic<bool> cancel{true};
+    RunHooks hooks;
+    hooks.cancel = &cancel;
+    QVERIFY_THROWS_EXCEPTION(Cancelled, runExperiment(request(64, 64, 32, 256), hooks));
+  }
+};
+
+QTEST_APPLESS_MAIN(TstTransposeCpu)
+#include "tst_transpose_cpu.moc"
