@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+// Colours shared by the views.
+#include "view_style.h"
+
+#include <array>
+#include <cmath>
+
+namespace kernellab::widgets {
+
+QColor categoricalColor(int index) {
+  // Tableau-like qualitative colours: distinct in print and for common colour-vision deficiencies.
+  static const std::array<QColor, 12> kColors = {
+      QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),  QColor(214, 39, 40),
+      QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(127, 127, 127),
+      QColor(188, 189, 34), QColor(23, 190, 207), QColor(174, 199, 232), QColor(255, 187, 120)};
+  if (index < 0) return QColor(160, 160, 160);
+  if (index < static_cast<int>(kColors.size())) return kColors[static_cast<size_t>(index)];
+  // Beyond the table: golden-angle hues so neighbours differ.
+  const int hue = static_cast<int>(std::fmod(index * 137.508, 360.0));
+  return QColor::fromHsv(hue, 170, 210);
+}
+
+}  // namespace kernellab::widgets
