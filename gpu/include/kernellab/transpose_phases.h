@@ -64,16 +64,26 @@ KL_HD BlockCoord tileFor(Variant v, int bx, int by, int gridX, int gridY) {
 // ---- phases ---------------------------------------------------------------------------------
 // A phase is what a thread does between two barriers. (tx, ty) is threadIdx.
 
+// Whether a tile lies wholly inside the matrix. Interior tiles (all but the right and bottom
+// edges) take a branch-free loop, so the compiler can issue all of a thread's loads before their
+// first use; edge tiles check every element. Both paths compute the same indices.
+KL_HD bool interiorTile(const Geometry& g, BlockCoord t) {
+  return (static_cast<int64_t>(t.x) + 1) * g.tile <= g.width &&
+         (static_cast<int64_t>(t.y) + 1) * g.tile <= g.height;
+}
+
 // Copy: the in-run ceiling. Reads and writes row-major, both coalesced.
 template <class Mem>
 KL_HD void copyPhase(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
   const int64_t x = static_cast<int64_t>(t.x) * g.tile + tx;
+  const int64_t y0 = static_cast<int64_t>(t.y) * g.tile + ty;
+  if (interiorTile(g, t)) {
+    for (int j = 0; j < g.tile; j += g.blockRows) m.storeGlobal((y0 + j) * g.width + x, m.loadGlobal((y0 + j) * g.width + x));
+    return;
+  }
   for (int j = 0; j < g.tile; j += g.blockRows) {
-    const int64_t y = static_cast<int64_t>(t.y) * g.tile + ty + j;
-    if (x < g.width && y < g.height) {
-      const int64_t i = y * g.width + x;
-      m.storeGlobal(i, m.loadGlobal(i));
-    }
+    const int64_t y = y0 + j;
+    if (x < g.width && y < g.height) m.storeGlobal(y * g.width + x, m.loadGlobal(y * g.width + x));
   }
 }
 
@@ -82,8 +92,13 @@ KL_HD void copyPhase(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
 template <class Mem>
 KL_HD void naivePhase(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
   const int64_t x = static_cast<int64_t>(t.x) * g.tile + tx;
+  const int64_t y0 = static_cast<int64_t>(t.y) * g.tile + ty;
+  if (interiorTile(g, t)) {
+    for (int j = 0; j < g.tile; j += g.blockRows) m.storeGlobal(x * g.height + y0 + j, m.loadGlobal((y0 + j) * g.width + x));
+    return;
+  }
   for (int j = 0; j < g.tile; j += g.blockRows) {
-    const int64_t y = static_cast<int64_t>(t.y) * g.tile + ty + j;
+    const int64_t y = y0 + j;
     if (x < g.width && y < g.height) m.storeGlobal(x * g.height + y, m.loadGlobal(y * g.width + x));
   }
 }
@@ -92,8 +107,13 @@ KL_HD void naivePhase(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
 template <class Mem>
 KL_HD void tileLoadPhase(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
   const int64_t x = static_cast<int64_t>(t.x) * g.tile + tx;
+  const int64_t y0 = static_cast<int64_t>(t.y) * g.tile + ty;
+  if (interiorTile(g, t)) {
+    for (int j = 0; j < g.tile; j += g.blockRows) m.storeShared((ty + j) * g.pitch + tx, m.loadGlobal((y0 + j) * g.width + x));
+    return;
+  }
   for (int j = 0; j < g.tile; j += g.blockRows) {
-    const int64_t y = static_cast<int64_t>(t.y) * g.tile + ty + j;
+    const int64_t y = y0 + j;
     if (x < g.width && y < g.height) m.storeShared((ty + j) * g.pitch + tx, m.loadGlobal(y * g.width + x));
   }
 }
@@ -103,9 +123,14 @@ KL_HD void tileLoadPhase(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m
 // spreads them over 32 banks.
 template <class Mem>
 KL_HD void tileStorePhase(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
-  const int64_t x = static_cast<int64_t>(t.y) * g.tile + tx;  // output column = input row
+  const int64_t x = static_cast<int64_t>(t.y) * g.tile + tx;   // output column = input row
+  const int64_t y0 = static_cast<int64_t>(t.x) * g.tile + ty;  // output row = input column
+  if (interiorTile(g, t)) {
+    for (int j = 0; j < g.tile; j += g.blockRows) m.storeGlobal((y0 + j) * g.height + x, m.loadShared(tx * g.pitch + ty + j));
+    return;
+  }
   for (int j = 0; j < g.tile; j += g.blockRows) {
-    const int64_t y = static_cast<int64_t>(t.x) * g.tile + ty + j;  // output row = input column
+    const int64_t y = y0 + j;
     if (x < g.height && y < g.width) m.storeGlobal(y * g.height + x, m.loadShared(tx * g.pitch + ty + j));
   }
 }

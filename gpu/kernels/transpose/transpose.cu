@@ -27,11 +27,14 @@ struct DeviceMem {
   __device__ __forceinline__ void storeShared(int i, float v) const { shared[i] = v; }
 };
 
-// Fixing tile and pitch at compile time lets nvcc unroll the per-thread loops; the values are
-// the same ones the host computed into `g`.
-template <int TILE, int PITCH>
+// Fixing tile, rows and pitch at compile time lets nvcc unroll the per-thread loops, so each
+// thread issues all its global loads before the first use (more bytes in flight: on the H200 a
+// runtime trip count left the padded kernel at 0.65 of cudaMemcpy). The values are the same ones
+// the host computed into `g`.
+template <int TILE, int ROWS, int PITCH>
 __device__ __forceinline__ Geometry fixed(Geometry g) {
   g.tile = TILE;
+  g.blockRows = ROWS;
   g.pitch = PITCH;
   return g;
 }
@@ -40,11 +43,11 @@ using KernelFn = void (*)(const float*, float*, Geometry, cuda::BlockSlot*);
 
 // Copy: row-major read and write, both coalesced. Limiter: DRAM bandwidth. The in-run ceiling
 // for the transposes, which move the same bytes.
-template <int TILE, bool kRecord>
+template <int TILE, int ROWS, bool kRecord>
 __global__ void copyKernel(const float* __restrict__ d_in, float* __restrict__ d_out, Geometry g,
                            cuda::BlockSlot* d_slots) {
   const auto start = cuda::blockStart<kRecord>();
-  g = fixed<TILE, TILE>(g);
+  g = fixed<TILE, ROWS, TILE>(g);
   const BlockCoord t = cartesianTile(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y);
   DeviceMem m{d_in, d_out, nullptr};
   copyPhase(g, t, threadIdx.x, threadIdx.y, m);
@@ -53,11 +56,11 @@ __global__ void copyKernel(const float* __restrict__ d_in, float* __restrict__ d
 
 // Naive: reads coalesced, writes strided by `height`: each warp store touches 32 sectors of
 // 32 bytes for 128 useful bytes. Limiter: write transactions (~1/8 sector efficiency).
-template <int TILE, bool kRecord>
+template <int TILE, int ROWS, bool kRecord>
 __global__ void transposeNaiveKernel(const float* __restrict__ d_in, float* __restrict__ d_out,
                                      Geometry g, cuda::BlockSlot* d_slots) {
   const auto start = cuda::blockStart<kRecord>();
-  g = fixed<TILE, TILE>(g);
+  g = fixed<TILE, ROWS, TILE>(g);
   const BlockCoord t = cartesianTile(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y);
   DeviceMem m{d_in, d_out, nullptr};
   naivePhase(g, t, threadIdx.x, threadIdx.y, m);
@@ -67,12 +70,12 @@ __global__ void transposeNaiveKernel(const float* __restrict__ d_in, float* __re
 // Shared tile: coalesced reads into shared memory, barrier, coalesced writes from a tile column.
 // The column read makes all 32 lanes hit one bank (32-way conflict). Limiter: shared-memory
 // replays, then DRAM.
-template <int TILE, bool kRecord>
+template <int TILE, int ROWS, bool kRecord>
 __global__ void transposeTiledKernel(const float* __restrict__ d_in, float* __restrict__ d_out,
                                      Geometry g, cuda::BlockSlot* d_slots) {
   __shared__ float tile[TILE * TILE];
   const auto start = cuda::blockStart<kRecord>();
-  g = fixed<TILE, TILE>(g);
+  g = fixed<TILE, ROWS, TILE>(g);
   const BlockCoord t = cartesianTile(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y);
   DeviceMem m{d_in, d_out, tile};
   tileLoadPhase(g, t, threadIdx.x, threadIdx.y, m);
@@ -83,12 +86,12 @@ __global__ void transposeTiledKernel(const float* __restrict__ d_in, float* __re
 
 // Padded tile: as tiled with a row pitch of TILE + 1, so a column's 32 floats fall in 32
 // different banks. Limiter: DRAM bandwidth, like the copy.
-template <int TILE, bool kRecord>
+template <int TILE, int ROWS, bool kRecord>
 __global__ void transposePaddedKernel(const float* __restrict__ d_in, float* __restrict__ d_out,
                                       Geometry g, cuda::BlockSlot* d_slots) {
   __shared__ float tile[TILE * (TILE + 1)];
   const auto start = cuda::blockStart<kRecord>();
-  g = fixed<TILE, TILE + 1>(g);
+  g = fixed<TILE, ROWS, TILE + 1>(g);
   const BlockCoord t = cartesianTile(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y);
   DeviceMem m{d_in, d_out, tile};
   tileLoadPhase(g, t, threadIdx.x, threadIdx.y, m);
@@ -100,12 +103,12 @@ __global__ void transposePaddedKernel(const float* __restrict__ d_in, float* __r
 // Diagonal: the padded kernel with blockIdx read as (diagonal, position) so that concurrently
 // resident blocks write to different memory partitions. Helped on GT200 (8 partitions of
 // 256 bytes); since compute capability 2.0 addresses are hashed and it should not beat padded.
-template <int TILE, bool kRecord>
+template <int TILE, int ROWS, bool kRecord>
 __global__ void transposeDiagonalKernel(const float* __restrict__ d_in, float* __restrict__ d_out,
                                         Geometry g, cuda::BlockSlot* d_slots) {
   __shared__ float tile[TILE * (TILE + 1)];
   const auto start = cuda::blockStart<kRecord>();
-  g = fixed<TILE, TILE + 1>(g);
+  g = fixed<TILE, ROWS, TILE + 1>(g);
   const BlockCoord t = diagonalTile(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y);
   DeviceMem m{d_in, d_out, tile};
   tileLoadPhase(g, t, threadIdx.x, threadIdx.y, m);
@@ -114,21 +117,37 @@ __global__ void transposeDiagonalKernel(const float* __restrict__ d_in, float* _
   cuda::blockEnd<kRecord>(d_slots, start, t);
 }
 
-template <int TILE, bool kRecord>
-KernelFn pickForTile(Variant v) {
+template <int TILE, int ROWS, bool kRecord>
+KernelFn pickExact(Variant v) {
   switch (v) {
-    case Variant::Copy: return copyKernel<TILE, kRecord>;
-    case Variant::Naive: return transposeNaiveKernel<TILE, kRecord>;
-    case Variant::Tiled: return transposeTiledKernel<TILE, kRecord>;
-    case Variant::Padded: return transposePaddedKernel<TILE, kRecord>;
-    case Variant::Diagonal: return transposeDiagonalKernel<TILE, kRecord>;
+    case Variant::Copy: return copyKernel<TILE, ROWS, kRecord>;
+    case Variant::Naive: return transposeNaiveKernel<TILE, ROWS, kRecord>;
+    case Variant::Tiled: return transposeTiledKernel<TILE, ROWS, kRecord>;
+    case Variant::Padded: return transposePaddedKernel<TILE, ROWS, kRecord>;
+    case Variant::Diagonal: return transposeDiagonalKernel<TILE, ROWS, kRecord>;
     default: return nullptr;
   }
 }
 
-KernelFn pickKernel(Variant v, int tile, bool record) {
-  if (tile == 16) return record ? pickForTile<16, true>(v) : pickForTile<16, false>(v);
-  return record ? pickForTile<32, true>(v) : pickForTile<32, false>(v);
+// Every block shape the host accepts: ROWS divides TILE (transpose::makeGeometry checks it).
+template <int TILE, bool kRecord>
+KernelFn pickRows(Variant v, int rows) {
+  switch (rows) {
+    case 1: return pickExact<TILE, 1, kRecord>(v);
+    case 2: return pickExact<TILE, 2, kRecord>(v);
+    case 4: return pickExact<TILE, 4, kRecord>(v);
+    case 8: return pickExact<TILE, 8, kRecord>(v);
+    case 16: return pickExact<TILE, 16, kRecord>(v);
+    case 32:
+      if constexpr (TILE >= 32) return pickExact<TILE, 32, kRecord>(v);
+      return nullptr;
+    default: return nullptr;
+  }
+}
+
+KernelFn pickKernel(Variant v, int tile, int rows, bool record) {
+  if (tile == 16) return record ? pickRows<16, true>(v, rows) : pickRows<16, false>(v, rows);
+  return record ? pickRows<32, true>(v, rows) : pickRows<32, false>(v, rows);
 }
 
 class CudaBackend final : public Backend {
@@ -142,9 +161,9 @@ class CudaBackend final : public Backend {
                    const RunHooks& hooks) override {
     TimedVariant t;
     t.clock = "cuda-events";
-    KernelFn kernel = pickKernel(v, g.tile, false);
+    KernelFn kernel = pickKernel(v, g.tile, g.blockRows, false);
     if (!kernel) {
-      t.error = "no CUDA kernel for this variant";
+      t.error = "no CUDA kernel for this variant and block shape";
       return t;
     }
     const dim3 grid(g.gridX, g.gridY), block(g.tile, g.blockRows);
@@ -162,7 +181,7 @@ class CudaBackend final : public Backend {
     }
     if (record) {
       cuda::DeviceBuffer<cuda::BlockSlot> slots(static_cast<size_t>(g.gridX) * g.gridY);
-      KernelFn recorded = pickKernel(v, g.tile, true);
+      KernelFn recorded = pickKernel(v, g.tile, g.blockRows, true);
       t.recordedSamplesMs = timeLaunches(recorded, grid, block, g, slots.get(), warmup, reps, hooks);
       t.schedule = cuda::downloadSchedule(slots);
     }
