@@ -43,12 +43,12 @@ class TstCli : public QObject {
     const QJsonObject j = readJson(json);
     QCOMPARE(j["schema_version"].toInt(), 1);
     const QJsonArray variants = j["runs"].toArray()[0].toObject()["variants"].toArray();
-    QCOMPARE(variants.size(), 5);
+    QCOMPARE(variants.size(), 6);
     for (const auto& v : variants) QVERIFY(v.toObject()["verification"].toObject()["passed"].toBool());
     QFile f(csv);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
-    QCOMPARE(lines.size(), 6);  // header + 5 variants
+    QCOMPARE(lines.size(), 7);  // header + 6 variants
     QVERIFY(lines[0].startsWith("family,backend"));
   }
 

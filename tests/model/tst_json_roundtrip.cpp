@@ -62,7 +62,7 @@ class TstJsonRoundtrip : public QObject {
     writeResultsFile(path, file);
     const ResultsFile back = readResultsFile(path);
     QCOMPARE(json(back), json(file));
-    QCOMPARE(back.runs.front().variants.size(), size_t(5));
+    QCOMPARE(back.runs.front().variants.size(), size_t(6));
     QCOMPARE(back.runs.front().variants.front().schedule.front().smId, 17);
     QCOMPARE(back.schemaVersion, kSchemaVersion);
   }

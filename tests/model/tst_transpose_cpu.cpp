@@ -148,7 +148,7 @@ class TstTransposeCpu : public QObject {
     QVERIFY2(res.ok, res.message.c_str());
     QCOMPARE(res.backend, std::string("cpu"));
     QVERIFY(!res.backendNote.empty());
-    QCOMPARE(res.variants.size(), size_t(5));
+    QCOMPARE(res.variants.size(), size_t(6));
     QCOMPARE(res.ceilings.size(), size_t(1));
     for (const auto& v : res.variants) {
       QVERIFY(v.ok);
