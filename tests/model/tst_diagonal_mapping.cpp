@@ -80,6 +80,22 @@ class TstDiagonalMapping : public QObject {
     QVERIFY(!coverage(4, 2, diagonalTileGeneral).second);
   }
 
+  void groupedOrderIsABijectionForEveryShapeAndGroup() {
+    for (int group : {1, 2, 3, 4, 8, 32})
+      for (int gx = 1; gx <= 40; ++gx)
+        for (int gy = 1; gy <= 40; gy += 3) {
+          const auto [wrong, outside] = coverage(gx, gy, [group](int bx, int by, int x, int y) {
+            return groupedTile(bx, by, x, y, group);
+          });
+          QVERIFY2(!outside && wrong == 0, qPrintable(QString("grid %1x%2 group %3").arg(gx).arg(gy).arg(group)));
+        }
+    // Consecutive blocks walk down a stripe: blocks 0..3 of a 4-wide stripe form one tile row.
+    QCOMPARE(groupedTile(0, 0, 16, 8, 4), (BlockCoord{0, 0}));
+    QCOMPARE(groupedTile(3, 0, 16, 8, 4), (BlockCoord{3, 0}));
+    QCOMPARE(groupedTile(4, 0, 16, 8, 4), (BlockCoord{0, 1}));
+    QCOMPARE(groupedTile(0, 2, 16, 8, 4), (BlockCoord{4, 0}));  // block 32 starts the next stripe
+  }
+
   void cartesianIsTheIdentity() {
     QCOMPARE(cartesianTile(5, 7, 9, 9), (BlockCoord{5, 7}));
     QCOMPARE(tileFor(Variant::Padded, 2, 3, 4, 4), (BlockCoord{2, 3}));

@@ -28,16 +28,8 @@ struct Geometry {
   int gridX = 0;       // tiles across the input's width
   int gridY = 0;       // tiles down the input's height
   int pitch = 32;      // shared tile row pitch in floats: tile, or tile + 1 when padded
-  int vec = 1;         // elements per thread along x: 1, or 4 for 16-byte accesses (best)
+  int group = 0;       // best: tile columns per launch group (0 = Cartesian order)
 };
-
-// Four floats moved as one 16-byte access.
-struct Vec4 {
-  float v[4];
-};
-
-// Threads in x of a block: one per element, or one per four elements with 16-byte accesses.
-KL_HD int blockDimX(const Geometry& g) { return g.tile / g.vec; }
 
 // ---- blockIdx interpretations -------------------------------------------------------------
 
@@ -68,6 +60,27 @@ KL_HD BlockCoord diagonalTile(int bx, int by, int gridX, int gridY) {
 KL_HD BlockCoord tileFor(Variant v, int bx, int by, int gridX, int gridY) {
   return v == Variant::Diagonal ? diagonalTile(bx, by, gridX, gridY)
                                 : cartesianTile(bx, by, gridX, gridY);
+}
+
+// Grouped order (best variant): consecutive launched blocks walk down a stripe `group` tiles
+// wide, so the blocks resident at one time read a band of input rows AND write a band of output
+// rows in long runs (DRAM page locality for both sides), instead of reading rows while writing
+// 128-byte pieces scattered over the whole output. A bijection: bid -> (stripe, offset).
+KL_HD BlockCoord groupedTile(int bx, int by, int gridX, int gridY, int group) {
+  if (group <= 0) return cartesianTile(bx, by, gridX, gridY);
+  const int64_t bid = bx + static_cast<int64_t>(gridX) * by;
+  const int64_t perStripe = static_cast<int64_t>(group) * gridY;
+  const int stripe = static_cast<int>(bid / perStripe);
+  const int64_t r = bid % perStripe;
+  const int first = stripe * group;
+  const int cols = gridX - first < group ? gridX - first : group;
+  return {first + static_cast<int>(r % cols), static_cast<int>(r / cols)};
+}
+
+// The tile a block works on, for any variant and geometry.
+KL_HD BlockCoord tileFor(Variant v, const Geometry& g, int bx, int by) {
+  if (v == Variant::Best) return groupedTile(bx, by, g.gridX, g.gridY, g.group);
+  return tileFor(v, bx, by, g.gridX, g.gridY);
 }
 
 // ---- phases ---------------------------------------------------------------------------------
@@ -144,51 +157,6 @@ KL_HD void tileStorePhase(const Geometry& g, BlockCoord t, int tx, int ty, Mem& 
   }
 }
 
-// Best, phase 1: 64x64 tiles, each thread loads 16-byte vectors along input rows (a warp reads
-// two 256-byte row segments), four rows apart by blockRows, all before the first use. Scalar
-// shared stores; the +1 pitch leaves at most 2-way bank conflicts, far from the limiter.
-// Edge tiles, or a width that is not a multiple of 4 (unaligned rows), take the scalar path.
-template <class Mem>
-KL_HD void bestLoadPhase(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
-  const int64_t x0 = static_cast<int64_t>(t.x) * g.tile + 4 * tx;
-  const int64_t y0 = static_cast<int64_t>(t.y) * g.tile + ty;
-  if (interiorTile(g, t) && g.width % 4 == 0) {
-    for (int j = 0; j < g.tile; j += g.blockRows) {
-      const Vec4 v = m.loadGlobal4((y0 + j) * g.width + x0);
-      for (int e = 0; e < 4; ++e) m.storeShared((ty + j) * g.pitch + 4 * tx + e, v.v[e]);
-    }
-    return;
-  }
-  for (int j = 0; j < g.tile; j += g.blockRows) {
-    const int64_t y = y0 + j;
-    for (int e = 0; e < 4; ++e)
-      if (x0 + e < g.width && y < g.height)
-        m.storeShared((ty + j) * g.pitch + 4 * tx + e, m.loadGlobal(y * g.width + x0 + e));
-  }
-}
-
-// Best, phase 2: each thread gathers four consecutive input rows of one input column from the
-// shared tile and writes them as one 16-byte vector along an output row.
-template <class Mem>
-KL_HD void bestStorePhase(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
-  const int64_t x0 = static_cast<int64_t>(t.y) * g.tile + 4 * tx;  // output columns = input rows
-  const int64_t y0 = static_cast<int64_t>(t.x) * g.tile + ty;      // output row = input column
-  if (interiorTile(g, t) && g.height % 4 == 0) {
-    for (int j = 0; j < g.tile; j += g.blockRows) {
-      Vec4 v;
-      for (int e = 0; e < 4; ++e) v.v[e] = m.loadShared((4 * tx + e) * g.pitch + ty + j);
-      m.storeGlobal4((y0 + j) * g.height + x0, v);
-    }
-    return;
-  }
-  for (int j = 0; j < g.tile; j += g.blockRows) {
-    const int64_t y = y0 + j;
-    for (int e = 0; e < 4; ++e)
-      if (x0 + e < g.height && y < g.width)
-        m.storeGlobal(y * g.height + x0 + e, m.loadShared((4 * tx + e) * g.pitch + ty + j));
-  }
-}
-
 // How many phases (barrier-separated steps) a variant has; the executor and the access model
 // iterate over them.
 KL_HD int phaseCount(Variant v) {
@@ -203,10 +171,6 @@ KL_HD void runPhase(Variant v, int phase, const Geometry& g, BlockCoord t, int t
       break;
     case Variant::Naive:
       naivePhase(g, t, tx, ty, m);
-      break;
-    case Variant::Best:
-      if (phase == 0) bestLoadPhase(g, t, tx, ty, m);
-      else bestStorePhase(g, t, tx, ty, m);
       break;
     default:
       if (phase == 0) tileLoadPhase(g, t, tx, ty, m);

@@ -28,9 +28,9 @@ const std::vector<VariantInfo>& variants() {
       {Variant::Diagonal, "diagonal", "Diagonal order", "transposeDiagonalKernel",
        "Padded tile, blocks mapped along diagonals against partition camping (mattered before "
        "compute capability 2.0; later GPUs hash addresses across partitions)."},
-      {Variant::Best, "best", "Best (64x64, 16-byte)", "transposeBestKernel",
-       "Tuned for bandwidth: 64x64 tiles, 16-byte loads and stores, 16 elements per thread in "
-       "flight; its own launch shape (16x16 threads), --tile and --tpb do not apply."},
+      {Variant::Best, "best", "Best (grouped order)", "transposeBestKernel",
+       "Tuned on the H200: padded tile, 8 elements per thread, blocks launched in stripes 4 tiles "
+       "wide so resident blocks read and write long DRAM runs; its own shape (32x4 threads)."},
   };
   return table;
 }
@@ -81,9 +81,10 @@ constexpr int64_t kMaxGridY = 65535;
 }  // namespace
 
 namespace {
-// The best variant's own shape, tuned on the H200: 64x64 tiles, 16x16 threads, 16-byte accesses.
-constexpr int kBestTile = 64;
-constexpr int kBestRows = 16;
+// The best variant's shape, chosen on the H200 (docs/BENCHMARKS.md has the search): the padded
+// 32x32 tile moved by 32x4 threads (8 elements each), launched in stripes 4 tiles wide.
+constexpr int kBestRows = 4;
+constexpr int kBestGroup = 4;
 }  // namespace
 
 Geometry makeGeometry(const RunRequest& r, Variant v, int maxThreadsPerBlock) {
@@ -92,12 +93,8 @@ Geometry makeGeometry(const RunRequest& r, Variant v, int maxThreadsPerBlock) {
     shaped.launch.tile = 32;  // validate the size with a valid shape; the best shape replaces it
     shaped.launch.threadsPerBlock = 256;
     Geometry g = makeGeometry(shaped, Variant::Padded, maxThreadsPerBlock);
-    g.tile = kBestTile;
     g.blockRows = kBestRows;
-    g.vec = 4;
-    g.pitch = kBestTile + 1;
-    g.gridX = static_cast<int>((g.width + kBestTile - 1) / kBestTile);
-    g.gridY = static_cast<int>((g.height + kBestTile - 1) / kBestTile);
+    g.group = kBestGroup;
     return g;
   }
   const int tile = r.launch.tile;
@@ -228,10 +225,6 @@ struct HostMem {
   float* shared;
   float loadGlobal(int64_t i) const { return in[i]; }
   void storeGlobal(int64_t i, float v) const { out[i] = v; }
-  Vec4 loadGlobal4(int64_t i) const { return {{in[i], in[i + 1], in[i + 2], in[i + 3]}}; }
-  void storeGlobal4(int64_t i, const Vec4& v) const {
-    for (int e = 0; e < 4; ++e) out[i + e] = v.v[e];
-  }
   float loadShared(int i) const { return shared[i]; }
   void storeShared(int i, float v) const { shared[i] = v; }
 };
@@ -245,8 +238,8 @@ void executeOnCpu(Variant v, const Geometry& g, const float* in, float* out) {
     thread_local std::vector<float> shared;
     shared.assign(static_cast<size_t>(g.tile) * g.pitch, std::numeric_limits<float>::quiet_NaN());
     HostMem m{in, out, shared.data()};
-    const BlockCoord t = tileFor(v, bx, by, g.gridX, g.gridY);
-    runBlockPhases(Dim2{blockDimX(g), g.blockRows}, phases,
+    const BlockCoord t = tileFor(v, g, bx, by);
+    runBlockPhases(Dim2{g.tile, g.blockRows}, phases,
                    [&](int p, int tx, int ty) { runPhase(v, p, g, t, tx, ty, m); });
   });
 }

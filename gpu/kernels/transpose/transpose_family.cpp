@@ -90,7 +90,7 @@ RunResult runTranspose(const RunRequest& r, const BackendDecision& d, const RunH
     k.resources = tv.resources;
     k.gridX = g.gridX;
     k.gridY = g.gridY;
-    k.blockX = blockDimX(g);
+    k.blockX = g.tile;
     k.blockY = g.blockRows;
     vr.kernels.push_back(k);
     vr.total = k.timing;
