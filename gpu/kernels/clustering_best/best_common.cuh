@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+// Device pieces shared by the fused k-means engine and the cuBLAS peer: the warp's update-and-
+// score over 32 assigned points, the finalize kernel, and the resource query.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "cuda/cuda_check.h"
+#include "kernellab/result.h"
+
+namespace kernellab::clustering::best {
+
+// One round of the warp's transpose-reduce: lanes exchange the half of their S-slot window that
+// the partner keeps. Compile-time S keeps every index constant, so v stays in registers.
+template <int S>
+__device__ __forceinline__ void foldRound(double (&v)[32], int lane) {
+  const bool upper = (lane & S) != 0;
+#pragma unroll
+  for (int j = 0; j < S; ++j) {
+    const double send = upper ? v[j] : v[j + S];
+    const double keep = upper ? v[j + S] : v[j];
+    v[j] = keep + __shfl_xor_sync(0xffffffffu, send, S);
+  }
+}
+
+// Update and score for the 32 points [w0, w0 + valid) of one warp, whose labels are lbl[0..31].
+// Lanes split the dimensions; a run of equal labels is summed in a register before one atomic
+// add (into shared partial sums when sumS is set, else into the global double sums). Each point's
+// squared distance to its center (C, row pitch cPitch) is summed in double, reduced across the
+// lanes, and added to its cluster's score and count in shared memory.
+// `lbl(i)` returns point i's label (a shared-memory read or a warp shuffle); it is called with
+// warp-uniform control flow.
+template <class Labels>
+__device__ __forceinline__ void accumulateWarp(const float* __restrict__ X, int64_t n, int d, bool vec,
+                                      int64_t w0, int valid, Labels lbl,
+                                      const float* __restrict__ C, int cPitch, float* sumS,
+                                      double* sumsGlobal, double* scoreS, int* countS) {
+  const int lane = threadIdx.x & 31;
+  double dist[32];
+#pragma unroll
+  for (int i = 0; i < 32; ++i) dist[i] = 0.0;
+  for (int q = lane; q < d; q += 32) {
+    const float* xrow = X + static_cast<int64_t>(q) * n + w0;
+    float xv[32];
+    if (vec && valid == 32) {
+#pragma unroll
+      for (int c = 0; c < 8; ++c) {
+        const float4 v = __ldcg(reinterpret_cast<const float4*>(xrow) + c);
+        xv[4 * c] = v.x;
+        xv[4 * c + 1] = v.y;
+        xv[4 * c + 2] = v.z;
+        xv[4 * c + 3] = v.w;
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < 32; ++i) xv[i] = i < valid ? __ldcg(xrow + i) : 0.f;
+    }
+    float run = 0.f;
+    int runK = -1;
+#pragma unroll
+    for (int i = 0; i < 32; ++i) {
+      if (i < valid) {
+        const int kk = lbl(i);
+        if (kk != runK) {
+          if (runK >= 0) {
+            if (sumS) atomicAdd(sumS + runK * d + q, run);
+            else atomicAdd(sumsGlobal + static_cast<int64_t>(runK) * d + q, double(run));
+          }
+          runK = kk;
+          run = 0.f;
+        }
+        run += xv[i];
+        const double diff = double(xv[i]) - double(C[static_cast<int64_t>(kk) * cPitch + q]);
+        dist[i] = fma(diff, diff, dist[i]);
+      }
+    }
+    if (runK >= 0) {
+      if (sumS) atomicAdd(sumS + runK * d + q, run);
+      else atomicAdd(sumsGlobal + static_cast<int64_t>(runK) * d + q, double(run));
+    }
+  }
+  // Transpose-reduce: afterwards lane i holds point i's squared distance in dist[0].
+  foldRound<16>(dist, lane);
+  foldRound<8>(dist, lane);
+  foldRound<4>(dist, lane);
+  foldRound<2>(dist, lane);
+  foldRound<1>(dist, lane);
+  const int kk = lbl(lane);  // every lane calls lbl (it may be a warp shuffle)
+  if (lane < valid) {
+    atomicAdd(scoreS + kk, dist[0]);
+    atomicAdd(countS + kk, 1);
+  }
+}
+
+// One block: the iteration's scores and counts out, the next centers (the means; an empty
+// cluster keeps its center), and the accumulators zeroed for the next iteration.
+__global__ void kmeansFinalizeKernel(int k, int d, const float* __restrict__ C,
+                                     float* __restrict__ Cnext, double* sums, double* scores,
+                                     int* counts, double* outScores, int* outCounts);
+
+inline ResourceUsage kernelUsage(const void* fn, int threads, size_t smem) {
+  cudaFuncAttributes a{};
+  KL_CUDA_CHECK(cudaFuncGetAttributes(&a, fn));
+  ResourceUsage r;
+  r.registersPerThread = a.numRegs;
+  r.staticSharedBytes = static_cast<int>(a.sharedSizeBytes);
+  r.dynamicSharedBytes = static_cast<int>(smem);
+  r.localBytesPerThread = static_cast<int>(a.localSizeBytes);
+  r.maxThreadsPerBlock = a.maxThreadsPerBlock;
+  r.threadsPerBlock = threads;
+  int blocks = 0;
+  KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn, threads, smem));
+  r.maxActiveBlocksPerSM = blocks;
+  return r;
+}
+
+// Compute capability of the current device (major * 10 + minor).
+inline int currentComputeCapability() {
+  int device = 0, major = 0, minor = 0;
+  KL_CUDA_CHECK(cudaGetDevice(&device));
+  KL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  KL_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  return major * 10 + minor;
+}
+
+}  // namespace kernellab::clustering::best

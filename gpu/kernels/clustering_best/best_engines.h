@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// The fastest-possible clustering engines (issue 7) and the cuBLAS-based peer, on device
+// pointers. No CUDA header here: the runner that owns the data includes this.
+//
+// All engines read the points dimension-major (X[d * N + i], the "coalesced" layout), which is
+// what their kernels are built around.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernellab/result.h"
+
+struct CUstream_st;
+
+namespace kernellab::clustering::best {
+
+// k-centers, whole run: one fused launch per center (distance, running minimum, label and the
+// block's farthest point; the last block to finish picks the next center on the GPU, so the
+// host never waits between centers). The K launches are one CUDA graph.
+class KCentersFused {
+ public:
+  KCentersFused(const float* d_points, int64_t n, int d, int k, CUstream_st* stream);
+  ~KCentersFused();
+  KCentersFused(const KCentersFused&) = delete;
+  KCentersFused& operator=(const KCentersFused&) = delete;
+
+  // Poisons distances and labels, sets center 0 and replays the graph; returns the elapsed
+  // milliseconds of the K launches (CUDA events).
+  double run(int64_t firstCenter);
+  std::vector<int64_t> centers() const;      // K point indices, in order
+  std::vector<float> radii() const;          // after center j: largest squared distance
+  std::vector<int32_t> labels() const;       // index into centers()
+  std::vector<float> distances() const;      // squared distance to the nearest center
+  ResourceUsage resources() const;
+  std::string kernelName() const { return "kcentersFusedKernel"; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+struct KMeansIteration {
+  std::vector<double> kernelMs;        // per kernel of the engine, in kernelNames() order
+  std::vector<double> clusterScore;    // sum of squared distances per cluster (double)
+  std::vector<int32_t> clusterCount;
+  int64_t rechecked = 0;               // points re-decided exactly (tensor-core engine)
+};
+
+// One Lloyd iteration per call: move the centers to the means of the previous iteration's
+// assignment (from the second call on), assign, score, and accumulate the sums for the next move.
+class KMeansEngine {
+ public:
+  virtual ~KMeansEngine() = default;
+  virtual void begin(const std::vector<float>& centers) = 0;  // K x D point-major
+  virtual KMeansIteration iterate(int iteration) = 0;
+  virtual std::vector<int32_t> labels() const = 0;
+  virtual std::vector<float> centers() const = 0;  // the centers the last assignment used
+  virtual std::vector<std::string> kernelNames() const = 0;
+  virtual std::vector<ResourceUsage> resources() const = 0;
+};
+
+// The fused engine: a TF32 tensor-core pass computes every point's distances to all centers
+// with a rigorous error bound; a point whose best and second-best distances are closer than the
+// bound is re-decided exactly (double) on the spot, so the labels are the exact argmin. The same
+// pass accumulates per-cluster sums and the exact score (per-block partial sums in shared memory).
+// Throws InputError when K x D does not fit the shared-memory plan (message names the limit).
+std::unique_ptr<KMeansEngine> makeFusedKMeans(const float* d_points, int64_t n, int d, int k,
+                                              CUstream_st* stream);
+
+// The peer built the way common libraries do it: G = -2 X C^T by an fp32 cuBLAS SGEMM, an
+// arg-min kernel adding the center norms, then a centroid-update-and-score kernel.
+// Throws InputError when cuBLAS cannot be loaded (names the library and dlerror()).
+std::unique_ptr<KMeansEngine> makeCublasKMeans(const float* d_points, int64_t n, int d, int k,
+                                               CUstream_st* stream);
+
+}  // namespace kernellab::clustering::best

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: MIT
+// k-centers, best variant: one fused launch per center, the whole run one CUDA graph.
+//
+// Per launch j every point reads its D coordinates once (16-byte loads of four consecutive points
+// of one dimension: a warp reads 512 contiguous bytes), adds up its squared distance to center j,
+// keeps it when it is below its distance to the earlier centers, and joins the block's farthest-
+// point reduction (warp shuffles). The last block to finish (a ticket counter behind a
+// __threadfence, as in the CUDA samples' threadFenceReduction) folds the blocks' candidates and
+// writes center j + 1 and radius j in device memory, where launch j + 1 reads them: no host
+// round trip between centers. Limiter: DRAM bandwidth, K passes of N * D * 4 bytes.
+//
+// The distance is summed in the same order, with the same fused multiply-adds, as the seed
+// kernels (dimension 0 first), so every variant sees the same floats and picks the same centers;
+// ties go to the lowest point index, and a point at equal distance keeps the earlier center.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+#include <vector>
+
+#include "best_engines.h"
+#include "cuda/cuda_check.h"
+#include "kernellab/errors.h"
+
+namespace kernellab::clustering::best {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kWarps = kThreads / 32;
+
+__device__ __forceinline__ bool farther(float va, int ia, float vb, int ib) {
+  return va > vb || (va == vb && ia < ib);
+}
+
+__device__ __forceinline__ void warpFarthest(float& v, int& i) {
+  for (int o = 16; o > 0; o >>= 1) {
+    const float ov = __shfl_xor_sync(0xffffffffu, v, o);
+    const int oi = __shfl_xor_sync(0xffffffffu, i, o);
+    if (farther(ov, oi, v, i)) {
+      v = ov;
+      i = oi;
+    }
+  }
+}
+
+// Folds (v, i) over the block; the result is valid in thread 0.
+__device__ __forceinline__ void blockFarthest(float& v, int& i, float* wv, int* wi) {
+  warpFarthest(v, i);
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (lane == 0) {
+    wv[warp] = v;
+    wi[warp] = i;
+  }
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < kWarps ? wv[lane] : -1.0f;
+    i = lane < kWarps ? wi[lane] : INT_MAX;
+    warpFarthest(v, i);
+  }
+}
+
+struct State {
+  int* centers;        // K point indices; [0] set by the host, [j + 1] by launch j
+  float* radius;       // K
+  float* blockValue;   // one candidate per block of the grid
+  int* blockIndex;
+  unsigned* arrivals;  // ticket counter, reset by the last block
+};
+
+// Keeps point i's distance `a` when below its earlier one; returns its distance now.
+__device__ __forceinline__ float keepNearest(float a, float old, int64_t i, int j, int* labels,
+                                             float* dist) {
+  if (j == 0 || a < old) {
+    dist[i] = a;
+    labels[i] = j;
+    return a;
+  }
+  return old;
+}
+
+// kVec: N is a multiple of 4, so each dimension's row starts 16-byte aligned.
+template <bool kVec>
+__global__ void __launch_bounds__(kThreads) kcentersFusedKernel(const float* __restrict__ X,
+                                                                int64_t n, int d, int j, int k,
+                                                                float* __restrict__ dist,
+                                                                int* __restrict__ labels,
+                                                                State st) {
+  extern __shared__ float center[];
+  __shared__ float wv[kWarps];
+  __shared__ int wi[kWarps];
+  __shared__ bool lastBlock;
+  const int c = st.centers[j];
+  const bool valid = c >= 0 && c < n;  // never read outside X, even if a center went missing
+  for (int q = threadIdx.x; q < d; q += blockDim.x)
+    center[q] = valid ? X[static_cast<int64_t>(q) * n + c] : __int_as_float(0x7fffffff);
+  __syncthreads();
+
+  float bestV = -1.0f;  // below every squared distance: a thread without points never wins
+  int bestI = INT_MAX;
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  const int64_t first = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (kVec) {
+    const int64_t groups = n / 4;
+    const float4* X4 = reinterpret_cast<const float4*>(X);
+    for (int64_t g = first; g < groups; g += stride) {
+      float a0 = 0.f, a1 = 0.f, a2 = 0.f, a3 = 0.f;
+#pragma unroll 8
+      for (int q = 0; q < d; ++q) {
+        const float4 v = __ldcs(X4 + static_cast<int64_t>(q) * groups + g);  // streamed once
+        const float cq = center[q];
+        float t = cq - v.x;
+        a0 = fmaf(t, t, a0);
+        t = cq - v.y;
+        a1 = fmaf(t, t, a1);
+        t = cq - v.z;
+        a2 = fmaf(t, t, a2);
+        t = cq - v.w;
+        a3 = fmaf(t, t, a3);
+      }
+      const int64_t i = 4 * g;
+      float4 old = make_float4(0.f, 0.f, 0.f, 0.f);
+      if (j > 0) old = reinterpret_cast<const float4*>(dist)[g];
+      const float m0 = keepNearest(a0, old.x, i, j, labels, dist);
+      const float m1 = keepNearest(a1, old.y, i + 1, j, labels, dist);
+      const float m2 = keepNearest(a2, old.z, i + 2, j, labels, dist);
+      const float m3 = keepNearest(a3, old.w, i + 3, j, labels, dist);
+      // In index order, so equal distances keep the lowest index.
+      if (farther(m0, static_cast<int>(i), bestV, bestI)) { bestV = m0; bestI = static_cast<int>(i); }
+      if (farther(m1, static_cast<int>(i + 1), bestV, bestI)) { bestV = m1; bestI = static_cast<int>(i + 1); }
+      if (farther(m2, static_cast<int>(i + 2), bestV, bestI)) { bestV = m2; bestI = static_cast<int>(i + 2); }
+      if (farther(m3, static_cast<int>(i + 3), bestV, bestI)) { bestV = m3; bestI = static_cast<int>(i + 3); }
+    }
+  } else {
+    for (int64_t i = first; i < n; i += stride) {
+      float a = 0.f;
+#pragma unroll 8
+      for (int q = 0; q < d; ++q) {
+        const float t = center[q] - __ldcs(X + static_cast<int64_t>(q) * n + i);
+        a = fmaf(t, t, a);
+      }
+      const float m = keepNearest(a, j > 0 ? dist[i] : 0.f, i, j, labels, dist);
+      if (farther(m, static_cast<int>(i), bestV, bestI)) { bestV = m; bestI = static_cast<int>(i); }
+    }
+  }
+
+  blockFarthest(bestV, bestI, wv, wi);
+  if (threadIdx.x == 0) {
+    st.blockValue[blockIdx.x] = bestV;
+    st.blockIndex[blockIdx.x] = bestI;
+    __threadfence();  // the candidate is visible device-wide before the ticket is taken
+    lastBlock = atomicAdd(st.arrivals, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!lastBlock) return;
+
+  // The last block: every other block's candidate is written (their fences preceded their
+  // tickets). Read them from L2 (__ldcg), not a possibly stale L1.
+  float v = -1.0f;
+  int idx = INT_MAX;
+  for (int b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
+    const float bv = __ldcg(st.blockValue + b);
+    const int bi = __ldcg(st.blockIndex + b);
+    if (farther(bv, bi, v, idx)) {
+      v = bv;
+      idx = bi;
+    }
+  }
+  __syncthreads();  // wv/wi are reused
+  blockFarthest(v, idx, wv, wi);
+  if (threadIdx.x == 0) {
+    st.radius[j] = v;
+    if (j + 1 < k) st.centers[j + 1] = idx;
+    *st.arrivals = 0u;  // ready for launch j + 1
+  }
+}
+
+}  // namespace
+
+struct KCentersFused::Impl {
+  const float* points;
+  int64_t n;
+  int d;
+  int k;
+  cudaStream_t stream;
+  bool vec;
+  int grid = 0;
+  size_t smem = 0;
+  cuda::DeviceBuffer<float> dist;
+  cuda::DeviceBuffer<int> labels;
+  cuda::DeviceBuffer<int> centers;
+  cuda::DeviceBuffer<float> radius;
+  cuda::DeviceBuffer<float> blockValue;
+  cuda::DeviceBuffer<int> blockIndex;
+  cuda::DeviceBuffer<unsigned> arrivals;
+  cudaGraphExec_t graph = nullptr;
+
+  using Kernel = void (*)(const float*, int64_t, int, int, int, float*, int*, State);
+  Kernel kernel() const { return vec ? kcentersFusedKernel<true> : kcentersFusedKernel<false>; }
+
+  ~Impl() {
+    if (graph) cudaGraphExecDestroy(graph);
+  }
+
+  void build() {
+    smem = static_cast<size_t>(d) * sizeof(float);
+    int device = 0;
+    KL_CUDA_CHECK(cudaGetDevice(&device));
+    int optin = 0, sms = 0;
+    KL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    KL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    if (smem + 64 > static_cast<size_t>(optin))
+      throw InputError("best k-centers stages the center in shared memory: D = " +
+                       std::to_string(d) + " needs " + std::to_string(smem) +
+                       " bytes, this GPU allows " + std::to_string(optin) + " per block");
+    if (smem > 48 * 1024)
+      KL_CUDA_CHECK(cudaFuncSetAttribute(kernel(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(smem)));
+    int perSM = 0;
+    KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, kernel(), kThreads, smem));
+    // A persistent grid: every resident block streams a share of the points.
+    const int64_t work = vec ? n / 4 : n;
+    const int64_t needed = (work + kThreads - 1) / kThreads;
+    grid = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(needed, int64_t(sms) * std::max(1, perSM))));
+    dist.allocate(static_cast<size_t>(n));
+    labels.allocate(static_cast<size_t>(n));
+    centers.allocate(static_cast<size_t>(k));
+    radius.allocate(static_cast<size_t>(k));
+    blockValue.allocate(static_cast<size_t>(grid));
+    blockIndex.allocate(static_cast<size_t>(grid));
+    arrivals.allocate(1);
+    KL_CUDA_CHECK(cudaMemsetAsync(arrivals.get(), 0, sizeof(unsigned), stream));
+
+    // Capture the K launches once; run() replays them.
+    const State st{centers.get(), radius.get(), blockValue.get(), blockIndex.get(), arrivals.get()};
+    cudaGraph_t g = nullptr;
+    KL_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    for (int j = 0; j < k; ++j) {
+      kernel()<<<grid, kThreads, smem, stream>>>(points, n, d, j, k, dist.get(), labels.get(), st);
+      const cudaError_t e = cudaGetLastError();
+      if (e != cudaSuccess) {
+        cudaStreamEndCapture(stream, &g);
+        if (g) cudaGraphDestroy(g);
+        KL_CUDA_CHECK(e);
+      }
+    }
+    KL_CUDA_CHECK(cudaStreamEndCapture(stream, &g));
+    const cudaError_t ie = cudaGraphInstantiate(&graph, g, 0);
+    cudaGraphDestroy(g);
+    KL_CUDA_CHECK(ie);
+  }
+};
+
+KCentersFused::KCentersFused(const float* d_points, int64_t n, int d, int k, CUstream_st* stream)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->points = d_points;
+  impl_->n = n;
+  impl_->d = d;
+  impl_->k = k;
+  impl_->stream = stream;
+  impl_->vec = n % 4 == 0;
+  impl_->build();
+}
+
+KCentersFused::~KCentersFused() = default;
+
+double KCentersFused::run(int64_t firstCenter) {
+  Impl& m = *impl_;
+  // Poison: NaN distances and radii, -1 labels and centers; a launch that wrote nothing shows.
+  KL_CUDA_CHECK(cudaMemsetAsync(m.dist.get(), 0xFF, m.dist.bytes(), m.stream));
+  KL_CUDA_CHECK(cudaMemsetAsync(m.labels.get(), 0xFF, m.labels.bytes(), m.stream));
+  KL_CUDA_CHECK(cudaMemsetAsync(m.centers.get(), 0xFF, m.centers.bytes(), m.stream));
+  KL_CUDA_CHECK(cudaMemsetAsync(m.radius.get(), 0xFF, m.radius.bytes(), m.stream));
+  const int first = static_cast<int>(firstCenter);
+  KL_CUDA_CHECK(cudaMemcpyAsync(m.centers.get(), &first, sizeof(int), cudaMemcpyHostToDevice, m.stream));
+  cuda::EventPair ev;
+  ev.start(m.stream);
+  KL_CUDA_CHECK(cudaGraphLaunch(m.graph, m.stream));
+  ev.stop(m.stream);
+  return ev.elapsedMs();
+}
+
+namespace {
+template <class T>
+std::vector<T> download(const cuda::DeviceBuffer<T>& b) {
+  std::vector<T> out(b.size());
+  KL_CUDA_CHECK(cudaMemcpy(out.data(), b.get(), b.bytes(), cudaMemcpyDeviceToHost));
+  return out;
+}
+}  // namespace
+
+std::vector<int64_t> KCentersFused::centers() const {
+  const std::vector<int> c = download(impl_->centers);
+  return std::vector<int64_t>(c.begin(), c.end());
+}
+std::vector<float> KCentersFused::radii() const { return download(impl_->radius); }
+std::vector<int32_t> KCentersFused::labels() const { return download(impl_->labels); }
+std::vector<float> KCentersFused::distances() const { return download(impl_->dist); }
+
+ResourceUsage KCentersFused::resources() const {
+  cudaFuncAttributes a{};
+  KL_CUDA_CHECK(cudaFuncGetAttributes(&a, impl_->kernel()));
+  ResourceUsage r;
+  r.registersPerThread = a.numRegs;
+  r.staticSharedBytes = static_cast<int>(a.sharedSizeBytes);
+  r.dynamicSharedBytes = static_cast<int>(impl_->smem);
+  r.localBytesPerThread = static_cast<int>(a.localSizeBytes);
+  r.maxThreadsPerBlock = a.maxThreadsPerBlock;
+  r.threadsPerBlock = kThreads;
+  int blocks = 0;
+  KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, impl_->kernel(), kThreads, impl_->smem));
+  r.maxActiveBlocksPerSM = blocks;
+  return r;
+}
+
+}  // namespace kernellab::clustering::best

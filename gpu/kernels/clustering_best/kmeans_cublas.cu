@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: MIT
+// The k-means peer, built the way common GPU libraries do it: the distances' cross term by an
+// fp32 cuBLAS SGEMM (G = -2 X C^T, N x K written to memory), an arg-min kernel that adds the
+// center norms, then an update-and-score kernel that reads the points again. Three passes over
+// memory (X for the SGEMM, G for the arg-min, X for the update) where the fused engine makes one.
+//
+// cuBLAS is loaded at run time (dlopen), so the application starts and runs everything else on
+// machines without the CUDA toolkit; the peer then reports why it cannot run.
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <mutex>
+#include <vector>
+
+#include "best_common.cuh"
+#include "best_engines.h"
+#include "cuda/cuda_check.h"
+#include "kernellab/errors.h"
+
+namespace kernellab::clustering::best {
+namespace {
+
+// The five cuBLAS entry points the peer needs, resolved once per process.
+struct CublasApi {
+  cublasStatus_t (*create)(cublasHandle_t*) = nullptr;
+  cublasStatus_t (*destroy)(cublasHandle_t) = nullptr;
+  cublasStatus_t (*setStream)(cublasHandle_t, cudaStream_t) = nullptr;
+  cublasStatus_t (*setMathMode)(cublasHandle_t, cublasMath_t) = nullptr;
+  cublasStatus_t (*sgemm)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                          const float*, const float*, int, const float*, int, const float*,
+                          float*, int) = nullptr;
+  std::string error;
+};
+
+const CublasApi& cublasApi() {
+  static CublasApi api;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    void* lib = nullptr;
+    std::string tried;
+    for (const char* name : {"libcublas.so.13", "libcublas.so.12", "libcublas.so"}) {
+      lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+      if (lib) break;
+      tried += std::string(tried.empty() ? "" : "; ") + dlerror();
+    }
+    if (!lib) {
+      api.error = "cuBLAS could not be loaded: " + tried;
+      return;
+    }
+    auto sym = [&](const char* s) {
+      void* f = dlsym(lib, s);
+      if (!f && api.error.empty()) api.error = std::string("cuBLAS lacks ") + s;
+      return f;
+    };
+    api.create = reinterpret_cast<decltype(api.create)>(sym("cublasCreate_v2"));
+    api.destroy = reinterpret_cast<decltype(api.destroy)>(sym("cublasDestroy_v2"));
+    api.setStream = reinterpret_cast<decltype(api.setStream)>(sym("cublasSetStream_v2"));
+    api.setMathMode = reinterpret_cast<decltype(api.setMathMode)>(sym("cublasSetMathMode"));
+    api.sgemm = reinterpret_cast<decltype(api.sgemm)>(sym("cublasSgemm_v2"));
+  });
+  return api;
+}
+
+void checkCublas(cublasStatus_t s, const char* what) {
+  if (s != CUBLAS_STATUS_SUCCESS)
+    throw CudaError(static_cast<int>(s), "cublasStatus " + std::to_string(static_cast<int>(s)),
+                    "cuBLAS call failed", what, __FILE__, __LINE__, false);
+}
+
+constexpr int kThreads = 256;
+
+// |c_k|^2, one block per center.
+__global__ void centerNormKernel(const float* __restrict__ C, int d, float* __restrict__ cnorm) {
+  __shared__ float part[kThreads / 32];
+  float s = 0.f;
+  for (int q = threadIdx.x; q < d; q += blockDim.x) {
+    const float v = C[static_cast<int64_t>(blockIdx.x) * d + q];
+    s = fmaf(v, v, s);
+  }
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+  if ((threadIdx.x & 31) == 0) part[threadIdx.x / 32] = s;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float total = 0.f;
+    for (int w = 0; w < kThreads / 32; ++w) total += part[w];
+    cnorm[blockIdx.x] = total;
+  }
+}
+
+// One thread per point: arg-min over k of G[k][i] + |c_k|^2 (G column-major N x K, so a warp
+// reads 32 consecutive floats of each column); the lower index at equal values.
+__global__ void argminKernel(const float* __restrict__ G, const float* __restrict__ cnorm,
+                             int64_t n, int k, int* __restrict__ labels) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float best = INFINITY;
+  int bestK = 0;
+  for (int kk = 0; kk < k; ++kk) {
+    const float s = G[static_cast<int64_t>(kk) * n + i] + cnorm[kk];
+    if (s < best) {
+      best = s;
+      bestK = kk;
+    }
+  }
+  labels[i] = bestK;
+}
+
+// Update and score: persistent blocks, per-block partial sums in shared memory.
+__global__ void __launch_bounds__(kThreads) updateScoreKernel(const float* __restrict__ X,
+                                                              int64_t n, int d, int k, bool vec,
+                                                              bool smemSums,
+                                                              const int* __restrict__ labels,
+                                                              const float* __restrict__ C,
+                                                              double* sums, double* scores,
+                                                              int* counts) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  double* scoreS = reinterpret_cast<double*>(smem);
+  int* countS = reinterpret_cast<int*>(scoreS + k);
+  float* sumS = reinterpret_cast<float*>(countS + k + (k & 1));  // keep 8-byte alignment
+  for (int e = threadIdx.x; e < k; e += blockDim.x) {
+    scoreS[e] = 0.0;
+    countS[e] = 0;
+  }
+  if (smemSums)
+    for (int e = threadIdx.x; e < k * d; e += blockDim.x) sumS[e] = 0.f;
+  __syncthreads();
+  const int warp = threadIdx.x >> 5;
+  const int64_t groups = (n + 31) / 32;
+  for (int64_t grp = static_cast<int64_t>(blockIdx.x) * (kThreads / 32) + warp; grp < groups;
+       grp += static_cast<int64_t>(gridDim.x) * (kThreads / 32)) {
+    const int64_t w0 = grp * 32;
+    const int valid = n - w0 >= 32 ? 32 : static_cast<int>(n - w0);
+    // Lane i holds point i's label; the others get it by shuffle.
+    const int lane = threadIdx.x & 31;
+    const int mine = lane < valid ? __ldg(labels + w0 + lane) : 0;
+    accumulateWarp(X, n, d, vec, w0, valid,
+                   [mine](int i) { return __shfl_sync(0xffffffffu, mine, i); }, C, d,
+                   smemSums ? sumS : nullptr, sums, scoreS, countS);
+  }
+  __syncthreads();
+  if (smemSums)
+    for (int e = threadIdx.x; e < k * d; e += blockDim.x)
+      if (sumS[e] != 0.f) atomicAdd(sums + e, double(sumS[e]));
+  for (int e = threadIdx.x; e < k; e += blockDim.x)
+    if (countS[e]) {
+      atomicAdd(scores + e, scoreS[e]);
+      atomicAdd(counts + e, countS[e]);
+    }
+}
+
+class CublasKMeans final : public KMeansEngine {
+ public:
+  CublasKMeans(const float* d_points, int64_t n, int d, int k, cudaStream_t stream)
+      : x_(d_points), n_(n), d_(d), k_(k), stream_(stream) {
+    const CublasApi& api = cublasApi();
+    if (!api.error.empty()) throw InputError("the cublas peer cannot run here: " + api.error);
+    if (n > INT_MAX) throw InputError("the cublas peer: N = " + std::to_string(n) + " is above cuBLAS's int limit");
+    checkCublas(api.create(&handle_), "cublasCreate");
+    checkCublas(api.setStream(handle_, stream_), "cublasSetStream");
+    // fp32 SGEMM: no TF32 (the default math mode; NVIDIA_TF32_OVERRIDE=1 would change it).
+    checkCublas(api.setMathMode(handle_, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+    int device = 0, optin = 0, sms = 0;
+    KL_CUDA_CHECK(cudaGetDevice(&device));
+    KL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    KL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const size_t fixed = sizeof(double) * k + sizeof(int) * (k + 1) + 16;
+    smemSums_ = fixed + sizeof(float) * size_t(k) * d <= static_cast<size_t>(optin);
+    smem_ = fixed + (smemSums_ ? sizeof(float) * size_t(k) * d : 0);
+    KL_CUDA_CHECK(cudaFuncSetAttribute(updateScoreKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(smem_)));
+    int perSM = 0;
+    KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, updateScoreKernel, kThreads, smem_));
+    updateGrid_ = std::max(1, sms * std::max(1, perSM));
+    g_.allocate(static_cast<size_t>(n) * k);
+    cnorm_.allocate(size_t(k));
+    centers_.allocate(size_t(k) * d);
+    next_.allocate(size_t(k) * d);
+    sums_.allocate(size_t(k) * d);
+    scores_.allocate(size_t(k));
+    counts_.allocate(size_t(k));
+    outScores_.allocate(size_t(k));
+    outCounts_.allocate(size_t(k));
+    labels_.allocate(static_cast<size_t>(n));
+  }
+
+  ~CublasKMeans() override {
+    if (handle_) cublasApi().destroy(handle_);
+  }
+
+  void begin(const std::vector<float>& centers) override {
+    KL_CUDA_CHECK(cudaMemcpyAsync(next_.get(), centers.data(), next_.bytes(), cudaMemcpyHostToDevice, stream_));
+    KL_CUDA_CHECK(cudaMemsetAsync(sums_.get(), 0, sums_.bytes(), stream_));
+    KL_CUDA_CHECK(cudaMemsetAsync(scores_.get(), 0, scores_.bytes(), stream_));
+    KL_CUDA_CHECK(cudaMemsetAsync(counts_.get(), 0, counts_.bytes(), stream_));
+    KL_CUDA_CHECK(cudaMemsetAsync(labels_.get(), 0xFF, labels_.bytes(), stream_));
+  }
+
+  KMeansIteration iterate(int /*iteration*/) override {
+    std::swap(centers_, next_);
+    cuda::EventPair gemm, argmin, update, finalize;
+    const float alpha = -2.f, beta = 0.f;
+    gemm.start(stream_);
+    checkCublas(cublasApi().sgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(n_), k_, d_,
+                                  &alpha, x_, static_cast<int>(n_), centers_.get(), d_, &beta,
+                                  g_.get(), static_cast<int>(n_)),
+                "cublasSgemm");
+    gemm.stop(stream_);
+    argmin.start(stream_);
+    centerNormKernel<<<k_, kThreads, 0, stream_>>>(centers_.get(), d_, cnorm_.get());
+    KL_CUDA_CHECK_LAUNCH(stream_);
+    argminKernel<<<static_cast<unsigned>((n_ + kThreads - 1) / kThreads), kThreads, 0, stream_>>>(
+        g_.get(), cnorm_.get(), n_, k_, labels_.get());
+    KL_CUDA_CHECK_LAUNCH(stream_);
+    argmin.stop(stream_);
+    update.start(stream_);
+    updateScoreKernel<<<updateGrid_, kThreads, smem_, stream_>>>(
+        x_, n_, d_, k_, n_ % 4 == 0, smemSums_, labels_.get(), centers_.get(), sums_.get(),
+        scores_.get(), counts_.get());
+    KL_CUDA_CHECK_LAUNCH(stream_);
+    update.stop(stream_);
+    finalize.start(stream_);
+    kmeansFinalizeKernel<<<1, 1024, 0, stream_>>>(k_, d_, centers_.get(), next_.get(), sums_.get(),
+                                                  scores_.get(), counts_.get(), outScores_.get(),
+                                                  outCounts_.get());
+    KL_CUDA_CHECK_LAUNCH(stream_);
+    finalize.stop(stream_);
+    KMeansIteration it;
+    it.kernelMs = {gemm.elapsedMs(), argmin.elapsedMs(), update.elapsedMs(), finalize.elapsedMs()};
+    it.clusterScore.resize(size_t(k_));
+    it.clusterCount.resize(size_t(k_));
+    KL_CUDA_CHECK(cudaMemcpy(it.clusterScore.data(), outScores_.get(), outScores_.bytes(), cudaMemcpyDeviceToHost));
+    KL_CUDA_CHECK(cudaMemcpy(it.clusterCount.data(), outCounts_.get(), outCounts_.bytes(), cudaMemcpyDeviceToHost));
+    return it;
+  }
+
+  std::vector<int32_t> labels() const override {
+    KL_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    std::vector<int32_t> out(static_cast<size_t>(n_));
+    KL_CUDA_CHECK(cudaMemcpy(out.data(), labels_.get(), labels_.bytes(), cudaMemcpyDeviceToHost));
+    return out;
+  }
+  std::vector<float> centers() const override {
+    KL_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    std::vector<float> out(static_cast<size_t>(k_) * d_);
+    KL_CUDA_CHECK(cudaMemcpy(out.data(), centers_.get(), centers_.bytes(), cudaMemcpyDeviceToHost));
+    return out;
+  }
+  std::vector<std::string> kernelNames() const override {
+    return {"cublasSgemm", "argminKernel", "updateScoreKernel", "kmeansFinalizeKernel"};
+  }
+  std::vector<ResourceUsage> resources() const override {
+    ResourceUsage none;  // cuBLAS picks its own kernel; its resources are not queryable here
+    return {none, kernelUsage(reinterpret_cast<const void*>(argminKernel), kThreads, 0),
+            kernelUsage(reinterpret_cast<const void*>(updateScoreKernel), kThreads, smem_),
+            kernelUsage(reinterpret_cast<const void*>(kmeansFinalizeKernel), 1024, 0)};
+  }
+
+ private:
+  const float* x_;
+  int64_t n_;
+  int d_, k_;
+  cudaStream_t stream_;
+  cublasHandle_t handle_ = nullptr;
+  bool smemSums_ = false;
+  size_t smem_ = 0;
+  int updateGrid_ = 1;
+  cuda::DeviceBuffer<float> g_, cnorm_, centers_, next_;
+  cuda::DeviceBuffer<double> sums_, scores_, outScores_;
+  cuda::DeviceBuffer<int> counts_, outCounts_, labels_;
+};
+
+}  // namespace
+
+std::unique_ptr<KMeansEngine> makeCublasKMeans(const float* d_points, int64_t n, int d, int k,
+                                               CUstream_st* stream) {
+  return std::make_unique<CublasKMeans>(d_points, n, d, k, stream);
+}
+
+}  // namespace kernellab::clustering::best
