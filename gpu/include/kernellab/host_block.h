@@ -20,9 +20,9 @@ class HazardTracker {
  public:
   explicit HazardTracker(std::string kernel = {}) : kernel_(std::move(kernel)) {}
 
-  void reset(int spaces, int slots, int block) {
-    slots_.assign(static_cast<size_t>(spaces) * slots, Slot{});
-    spaceSize_ = slots;
+  void reset(int spaces, int slotCount, int block) {
+    slots_.assign(static_cast<size_t>(spaces) * slotCount, Slot{});
+    spaceSize_ = slotCount;
     epoch_ = 0;
     thread_ = 0;
     block_ = block;

@@ -77,8 +77,7 @@ std::vector<std::string_view> splitFields(std::string_view line, char sep) {
 char detectSeparator(std::string_view line) {
   if (line.find(',') != std::string_view::npos) return ',';
   if (line.find(';') != std::string_view::npos) return ';';
-  if (line.find('\t') != std::string_view::npos) return '\t';
-  return ' ';
+  return ' ';  // runs of spaces and tabs
 }
 
 bool blank(std::string_view line) {
