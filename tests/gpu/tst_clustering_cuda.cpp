@@ -71,6 +71,28 @@ class TstClusteringCuda : public QObject {
     }
   }
 
+  void recordedScheduleCoversEveryBlockOnce() {
+    KLTEST_REQUIRE_CUDA();
+    for (Family f : {Family::KMeans, Family::KCenters}) {
+      RunRequest r = request(f, 10000, 4, 8, 128);
+      r.recordSchedule = true;
+      const RunResult res = runExperiment(r);
+      QVERIFY2(res.ok, res.message.c_str());
+      for (const auto& v : res.variants) {
+        QCOMPARE(v.schedule.size(), size_t((10000 + 127) / 128));
+        std::vector<int> seen(v.schedule.size(), 0);
+        for (const auto& b : v.schedule) {
+          QVERIFY(b.tileX >= 0 && b.tileX < int(seen.size()));
+          ++seen[b.tileX];
+          QVERIFY(b.endNs >= b.startNs);
+          QVERIFY(b.smId >= 0 && b.smId < res.device.smCount);
+        }
+        for (int c : seen) QCOMPARE(c, 1);
+        QVERIFY(v.verification.passed);
+      }
+    }
+  }
+
   void coalescedBeatsInterleavedOnALargeSet() {
     // Not a timing assertion on the GPU's speed, a sanity check on the setup: at D = 64 the
     // interleaved layout moves several times the sectors, so it must not be faster.

@@ -18,6 +18,7 @@
 
 #include "clustering_backend.h"
 #include "cuda/cuda_check.h"
+#include "cuda/schedule_record.cuh"
 #include "kernellab/clustering_phases.h"
 
 namespace kernellab::clustering {
@@ -182,12 +183,15 @@ struct DeviceBlock {
 // The center is staged in shared memory and broadcast. Scratch switch: the block's max-reduction
 // slots in shared memory or in a global slice. Expected limiter: DRAM bandwidth (coalesced), L1/L2
 // sector traffic (interleaved); the reduction is a small share at N / D this large.
-template <class Layout, ScratchMemory kScratch>
+// kRecord instances (separate from the timed ones) record each block's SM and start/end time.
+template <class Layout, ScratchMemory kScratch, bool kRecord>
 __global__ void __launch_bounds__(kMaxThreads)
-    kcentersDistanceKernel(PointsView<Layout> X, DeviceArrays a, int j) {
+    kcentersDistanceKernel(PointsView<Layout> X, DeviceArrays a, int j, cuda::BlockSlot* d_slots) {
+  const auto start = cuda::blockStart<kRecord>();
   DeviceMem m = blockMem<kScratch>(a, kDistanceNeeds);
   DeviceBlock<KCentersThread> blk;
   kcentersDistanceBlock(blk, m, X, j);
+  cuda::blockEnd<kRecord>(d_slots, start, BlockCoord{static_cast<int>(blockIdx.x), 0});
 }
 
 // One block folds the candidates of all blocks into the next center. Reads 8 bytes per block of
@@ -207,13 +211,15 @@ __global__ void __launch_bounds__(kMaxThreads)
 // (one global read per component per block, then broadcasts); global variants let every thread
 // read the centroid (the same address across the warp: one broadcast transaction). Expected
 // limiter: L2/DRAM traffic of the repeated point reads; interleaved multiplies the sectors.
-template <class Layout, ScratchMemory kScratch>
+template <class Layout, ScratchMemory kScratch, bool kRecord>
 __global__ void __launch_bounds__(kMaxThreads)
-    assignToClustersKernel(PointsView<Layout> X, DeviceArrays a, int k) {
+    assignToClustersKernel(PointsView<Layout> X, DeviceArrays a, int k, cuda::BlockSlot* d_slots) {
   constexpr bool kStaged = kScratch == ScratchMemory::Shared;
+  const auto start = cuda::blockStart<kRecord>();
   DeviceMem m = blockMem<kScratch>(a, assignNeeds(kStaged));
   DeviceBlock<AssignThread> blk;
   assignBlock<Layout, kStaged>(blk, m, X, k);
+  cuda::blockEnd<kRecord>(d_slots, start, BlockCoord{static_cast<int>(blockIdx.x), 0});
 }
 
 // Block c walks all N labels once per dimension and sums the coordinates of cluster c's points:
@@ -324,11 +330,11 @@ class CudaBackend final : public Backend {
       constexpr ScratchMemory S = decltype(tag)::value;
       constexpr bool kStaged = S == ScratchMemory::Shared;
       if (family_ == Family::KCenters) {
-        out.push_back(queryResources(kcentersDistanceKernel<L, S>, tpb_, shared(kDistanceNeeds)));
+        out.push_back(queryResources(kcentersDistanceKernel<L, S, false>, tpb_, shared(kDistanceNeeds)));
         out.push_back(queryResources(kcentersSelectKernel<S>, tpb_, shared(kSelectNeeds)));
       } else {
         out.push_back(queryResources(calcCentroidsKernel<L, S>, tpb_, shared(kCentroidNeeds)));
-        out.push_back(queryResources(assignToClustersKernel<L, S>, tpb_, shared(assignNeeds(kStaged))));
+        out.push_back(queryResources(assignToClustersKernel<L, S, false>, tpb_, shared(assignNeeds(kStaged))));
         out.push_back(queryResources(calcScoreKernel<L, S>, tpb_, shared(scoreNeeds(kStaged))));
       }
     });
@@ -353,7 +359,8 @@ class CudaBackend final : public Backend {
       using L = typename std::decay_t<decltype(X)>::LayoutType;
       constexpr ScratchMemory S = decltype(tag)::value;
       events_[0].start(s);
-      kcentersDistanceKernel<L, S><<<gridN_, tpb_, shared(kDistanceNeeds), s>>>(X, arrays(), j);
+      kcentersDistanceKernel<L, S, false>
+          <<<gridN_, tpb_, shared(kDistanceNeeds), s>>>(X, arrays(), j, nullptr);
       KL_CUDA_CHECK_LAUNCH(s);
       events_[0].stop(s);
       events_[1].start(s);
@@ -395,7 +402,8 @@ class CudaBackend final : public Backend {
         events_[0].stop(s);
       }
       events_[1].start(s);
-      assignToClustersKernel<L, S><<<gridN_, tpb_, shared(assignNeeds(kStaged)), s>>>(X, arrays(), k_);
+      assignToClustersKernel<L, S, false>
+          <<<gridN_, tpb_, shared(assignNeeds(kStaged)), s>>>(X, arrays(), k_, nullptr);
       KL_CUDA_CHECK_LAUNCH(s);
       events_[1].stop(s);
       events_[2].start(s);
@@ -419,6 +427,33 @@ class CudaBackend final : public Backend {
   double downloadLabels(std::vector<int32_t>& out) override { return download(labels_, out); }
   double downloadDistances(std::vector<float>& out) override { return download(dist_, out); }
   double downloadCentroids(std::vector<float>& out) override { return download(centroids_, out); }
+
+  std::optional<RecordedSchedule> recordSchedule(int lastCenter) override {
+    RecordedSchedule rec;
+    cuda::DeviceBuffer<cuda::BlockSlot> slots(static_cast<size_t>(gridN_));
+    cudaStream_t s = stream_.get();
+    cuda::EventPair ev;
+    dispatch([&](const auto& X, auto tag) {
+      using L = typename std::decay_t<decltype(X)>::LayoutType;
+      constexpr ScratchMemory S = decltype(tag)::value;
+      constexpr bool kStaged = S == ScratchMemory::Shared;
+      ev.start(s);
+      if (family_ == Family::KCenters) {
+        rec.kernel = "kcentersDistanceKernel";
+        kcentersDistanceKernel<L, S, true>
+            <<<gridN_, tpb_, shared(kDistanceNeeds), s>>>(X, arrays(), lastCenter, slots.get());
+      } else {
+        rec.kernel = "assignToClustersKernel";
+        assignToClustersKernel<L, S, true>
+            <<<gridN_, tpb_, shared(assignNeeds(kStaged)), s>>>(X, arrays(), k_, slots.get());
+      }
+      KL_CUDA_CHECK_LAUNCH(s);
+      ev.stop(s);
+    });
+    rec.ms = ev.elapsedMs();
+    rec.blocks = cuda::downloadSchedule(slots);
+    return rec;
+  }
 
   void release(std::vector<PhaseTiming>& phases) override {
     const auto t0 = std::chrono::steady_clock::now();

@@ -27,6 +27,12 @@ struct KMeansStep {
   std::vector<int32_t> clusterCount;
 };
 
+struct RecordedSchedule {
+  std::string kernel;               // which kernel was recorded
+  std::vector<BlockRecord> blocks;  // tileX = the block's index, tileY = 0
+  double ms = 0;                    // the instrumented launch's time
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -53,6 +59,11 @@ class Backend {
   virtual double downloadLabels(std::vector<int32_t>& out) = 0;
   virtual double downloadDistances(std::vector<float>& out) = 0;  // k-centers
   virtual double downloadCentroids(std::vector<float>& out) = 0;  // k-means, K x D
+
+  // Launches the per-point kernel once more with per-block %smid / %globaltimer records: the
+  // k-means assign kernel, or the k-centers distance kernel for center `lastCenter` (both leave
+  // the results as they were). Empty where blocks cannot be recorded (the CPU).
+  virtual std::optional<RecordedSchedule> recordSchedule(int lastCenter) = 0;
 
   // Frees the variant's buffers; appends the phase "free".
   virtual void release(std::vector<PhaseTiming>& phases) = 0;

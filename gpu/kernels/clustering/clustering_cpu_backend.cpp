@@ -279,6 +279,8 @@ class CpuBackend final : public Backend {
   double downloadDistances(std::vector<float>& out) override { return copyOut(dist_, out); }
   double downloadCentroids(std::vector<float>& out) override { return copyOut(centroids_, out); }
 
+  std::optional<RecordedSchedule> recordSchedule(int) override { return std::nullopt; }
+
   void release(std::vector<PhaseTiming>& phases) override {
     const auto t0 = std::chrono::steady_clock::now();
     coalesced_.reset();
