@@ -451,6 +451,63 @@ class TstClusteringCpu : public QObject {
     QVERIFY(QString::fromStdString(kv.note).contains("1 center choice(s) at a near tie"));
   }
 
+  void stepByStepCheckFollowsTheRunsOwnPath() {
+    // Build a run's iterations from the reference stopped after 1, 2, ... iterations, then break
+    // one thing at a time.
+    const PointSet s = generateBlobs(3000, 6, 4, 100, 0.1, 12);
+    const InitialCenters init = initialCenters(s, 6, InitMethod::Random, 3);
+    const KMeansReference full = referenceKMeans(s, init.values, 6, 6, -1);
+    struct It {
+      std::vector<float> centers;
+      std::vector<int32_t> labels;
+      double score;
+      std::vector<int32_t> counts;
+    };
+    std::vector<It> its;
+    for (int t = 1; t <= full.iterations; ++t) {
+      const KMeansReference r = referenceKMeans(s, init.values, 6, t, -1);
+      // The centers iteration t used: the initial ones, or the means of iteration t - 1's labels
+      // (which the reference stopped after t iterations holds).
+      It it;
+      if (t == 1) it.centers = init.values;
+      else it.centers.assign(r.centers.begin(), r.centers.end());
+      it.labels = r.labels;
+      it.score = r.scores.back();
+      it.counts.assign(r.sizes.begin(), r.sizes.end());
+      its.push_back(std::move(it));
+    }
+    auto runWith = [&](const std::function<void(std::vector<It>&, ClusteringOutput&)>& spoil) {
+      std::vector<It> copy = its;
+      ClusteringOutput out;
+      out.iterations = full.iterations;
+      out.labels = copy.back().labels;
+      out.centers = copy.back().centers;
+      out.inertia = copy.back().score;
+      spoil(copy, out);
+      KMeansStepCheck check(s, init.values, 6);
+      for (const auto& it : copy) check.iteration(it.centers, it.labels, it.score, it.counts);
+      return check.finish(out);
+    };
+    Verification v = runWith([](std::vector<It>&, ClusteringOutput&) {});
+    QVERIFY2(v.passed, v.note.c_str());
+    v = runWith([](std::vector<It>& its, ClusteringOutput&) { its[2].centers[5] += 1.0f; });
+    QVERIFY(!v.passed);
+    QVERIFY2(QString::fromStdString(v.note).contains("iteration 3: center 1 component 1"), v.note.c_str());
+    v = runWith([](std::vector<It>& its, ClusteringOutput&) {
+      its[1].labels[40] = (its[1].labels[40] + 1) % 6;
+      ++its[1].counts[its[1].labels[40]];
+    });
+    QVERIFY(!v.passed);
+    QVERIFY2(QString::fromStdString(v.note).contains("iteration 2: point 40 is in cluster"), v.note.c_str());
+    v = runWith([](std::vector<It>& its, ClusteringOutput&) { its[0].score *= 1.001; });
+    QVERIFY(!v.passed);
+    QVERIFY(QString::fromStdString(v.note).contains("iteration 1: score"));
+    v = runWith([](std::vector<It>&, ClusteringOutput& out) { out.labels[7] = (out.labels[7] + 1) % 6; });
+    QVERIFY(!v.passed);
+    QCOMPARE(v.mismatches, uint64_t(1));
+    QVERIFY(QString::fromStdString(v.note).contains("point 7: reported label"));
+  }
+
   void tieToleranceGrowsWithD() {
     QCOMPARE(tieTolerance(2), 1e-6);
     QVERIFY(near(tieTolerance(200), 4.0 * 202 / 16777216.0, 1e-12));

@@ -172,6 +172,36 @@ Verification verifyKCenters(const PointSet& s, const KCentersReference& referenc
 Verification verifyKMeans(const PointSet& s, const KMeansReference& reference,
                           const ClusteringOutput& run, const std::vector<double>& scores);
 
+// Checks a k-means run iteration by iteration from its own state, so a run that took a tie
+// (float rounding ordering two equal distances the other way) and so left the independent
+// reference's path is still checked completely. Feed every iteration in order: the centers the
+// iteration assigned to, the labels and score it produced. Each iteration's centers must be the
+// means of the previous labels (the initial centers first; an empty cluster keeps its center),
+// each label the nearest center in double (or a tie), each score the sum of squared distances
+// (kInertiaTolerance) and each count the label histogram. finish() also requires the run's
+// reported labels, centers and inertia to be its last iteration's.
+class KMeansStepCheck {
+ public:
+  KMeansStepCheck(const PointSet& s, std::vector<float> initial, int k);
+  void iteration(const std::vector<float>& centers, const std::vector<int32_t>& labels,
+                 double score, const std::vector<int32_t>& counts);
+  Verification finish(const ClusteringOutput& run) const;
+
+ private:
+  void problem(const std::string& text);
+  const PointSet& s_;
+  int k_;
+  std::vector<float> previousCenters_;
+  std::vector<int32_t> previousLabels_;
+  std::vector<float> lastCenters_;
+  double lastScore_ = 0;
+  int iterations_ = 0;
+  int64_t ties_ = 0;
+  uint64_t problems_ = 0;
+  std::string firstProblem_;
+  double maxError_ = 0;
+};
+
 // ---- the seed's timing formulas (thesis 4.3.1) -------------------------------------------------
 
 // Speed-up S = T_old / T_new (> 1: the new variant is faster).

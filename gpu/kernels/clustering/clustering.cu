@@ -466,6 +466,7 @@ class CudaBackend final : public Backend {
     c.name = "cudaMemcpy D2D";
     const size_t count = points_.values.size();
     cuda::DeviceBuffer<float> from(count), to(count);
+    KL_CUDA_CHECK(cudaMemsetAsync(from.get(), 0, from.bytes(), stream_.get()));  // defined source
     c.bytes = 2.0 * static_cast<double>(from.bytes());  // read + write
     cuda::EventPair ev;
     std::vector<double> samples;

@@ -365,6 +365,65 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
         if (plain > 0) vr.scheduleOverheadPct = 100.0 * (rec->ms - plain) / plain;
       }
     }
+
+    // Results.
+    if (fam == Family::KCenters) {
+      out.iterations = k;
+      out.centers = gatherRows(s, out.centerIndices);
+      double inertia = 0;
+      for (float dd : distances) inertia += dd;
+      out.inertia = inertia;
+      out.clusterSizes = histogram(out.labels, k);
+    } else {
+      out.iterations = static_cast<int>(scores.size());
+      out.inertia = scores.empty() ? 0.0 : scores.back();
+      out.clusterSizes.assign(lastCounts.begin(), lastCounts.end());
+    }
+
+    // The testing hook that proves verification catches a wrong result (fault_injection.h).
+    if (faultInjectedFor(v.id) && !out.labels.empty()) {
+      int32_t& l = out.labels[out.labels.size() / 2];
+      l = k > 1 ? (l + 1) % k : -1;
+    }
+
+    if (r.verify) {
+      if (fam == Family::KCenters) {
+        const std::string key = datasetKey(r) + "|kcenters:" + std::to_string(k) + ":" +
+                                std::to_string(ctx.first);
+        auto ref = kcentersCache().getOrMake(key, [&] { return referenceKCenters(s, k, ctx.first); });
+        vr.verification = verifyKCenters(s, *ref, out, distances, radii);
+      } else {
+        const std::string key = initKey(r) + "|kmeans:" + std::to_string(out.iterations);
+        auto ref = kmeansCache().getOrMake(key, [&] {
+          return referenceKMeans(s, ctx.init->values, k, out.iterations, -1.0);
+        });
+        vr.verification = verifyKMeans(s, *ref, out, scores);
+        if (!vr.verification.passed) {
+          // Float rounding may order two equal distances the other way than the reference, and one
+          // point changing cluster moves the next centers: the run then follows another, equally
+          // valid path. Replay it (untimed, deterministic) and check every iteration from its own
+          // state; a wrong kernel fails there too, and the reported result must be the replay's.
+          const Verification independent = vr.verification;
+          KMeansStepCheck check(s, ctx.init->values, k);
+          backend.kmeansBegin(ctx.init->values);
+          std::vector<int32_t> labels;
+          std::vector<float> centers;
+          for (int it = 0; it < out.iterations; ++it) {
+            ctx.hooks.throwIfCancelled();
+            const KMeansStep step = backend.kmeansStep(it);
+            backend.downloadLabels(labels);
+            backend.downloadCentroids(centers);
+            double score = 0;
+            for (double c : step.clusterScore) score += c;
+            check.iteration(centers, labels, score, step.clusterCount);
+          }
+          vr.verification = check.finish(out);
+          if (vr.verification.passed)
+            vr.verification.note = "left the reference's path after a tie (first difference: " +
+                                   independent.note + "); " + vr.verification.note;
+        }
+      }
+    }
   } catch (const CudaError& e) {
     if (e.sticky()) throw;  // the context is gone; runExperiment reports it
     std::vector<PhaseTiming> ignored;
@@ -402,40 +461,6 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
   vr.phases = std::move(phases);
   vr.iterations = std::move(records);
 
-  // Results.
-  if (fam == Family::KCenters) {
-    out.iterations = k;
-    out.centers = gatherRows(s, out.centerIndices);
-    double inertia = 0;
-    for (float dd : distances) inertia += dd;
-    out.inertia = inertia;
-    out.clusterSizes = histogram(out.labels, k);
-  } else {
-    out.iterations = static_cast<int>(scores.size());
-    out.inertia = scores.empty() ? 0.0 : scores.back();
-    out.clusterSizes.assign(lastCounts.begin(), lastCounts.end());
-  }
-
-  // The testing hook that proves verification catches a wrong result (fault_injection.h).
-  if (faultInjectedFor(v.id) && !out.labels.empty()) {
-    int32_t& l = out.labels[out.labels.size() / 2];
-    l = k > 1 ? (l + 1) % k : -1;
-  }
-
-  if (r.verify) {
-    if (fam == Family::KCenters) {
-      const std::string key = datasetKey(r) + "|kcenters:" + std::to_string(k) + ":" +
-                              std::to_string(ctx.first);
-      auto ref = kcentersCache().getOrMake(key, [&] { return referenceKCenters(s, k, ctx.first); });
-      vr.verification = verifyKCenters(s, *ref, out, distances, radii);
-    } else {
-      const std::string key = initKey(r) + "|kmeans:" + std::to_string(out.iterations);
-      auto ref = kmeansCache().getOrMake(key, [&] {
-        return referenceKMeans(s, ctx.init->values, k, out.iterations, -1.0);
-      });
-      vr.verification = verifyKMeans(s, *ref, out, scores);
-    }
-  }
   if (!r.clustering.keepLabels) out.labels.clear();
   vr.clustering = std::move(out);
   return vr;

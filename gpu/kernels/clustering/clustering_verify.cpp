@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "clustering_parallel.h"
 #include "kernellab/clustering.h"
 #include "kernellab/text.h"
 
@@ -247,6 +248,159 @@ Verification verifyKMeans(const PointSet& s, const KMeansReference& reference,
              " iteration score(s) within " + num(kInertiaTolerance) + " relative";
     if (ties) v.note += "; " + std::to_string(ties) + " point(s) at a tie between two clusters";
   }
+  return v;
+}
+
+KMeansStepCheck::KMeansStepCheck(const PointSet& s, std::vector<float> initial, int k)
+    : s_(s), k_(k), previousCenters_(std::move(initial)) {}
+
+void KMeansStepCheck::problem(const std::string& text) {
+  if (problems_++ == 0) firstProblem_ = text;
+}
+
+void KMeansStepCheck::iteration(const std::vector<float>& centers,
+                                const std::vector<int32_t>& labels, double score,
+                                const std::vector<int32_t>& counts) {
+  const int d = s_.d;
+  const int64_t n = s_.n;
+  const std::string it = "iteration " + std::to_string(iterations_ + 1) + ": ";
+  ++iterations_;
+  if (centers.size() != static_cast<size_t>(k_) * d || labels.size() != static_cast<size_t>(n) ||
+      counts.size() != static_cast<size_t>(k_)) {
+    problem(it + "the run returned arrays of the wrong size");
+    return;
+  }
+  // The centers this iteration used: the initial ones, or the means of the previous labels.
+  if (previousLabels_.empty()) {
+    if (centers != previousCenters_) problem(it + "the centers are not the initial centers");
+  } else {
+    std::vector<double> sum(static_cast<size_t>(k_) * d, 0.0);
+    std::vector<int64_t> count(static_cast<size_t>(k_), 0);
+    for (int64_t i = 0; i < n; ++i) {
+      const int32_t l = previousLabels_[static_cast<size_t>(i)];
+      if (l < 0 || l >= k_) continue;  // reported by the previous iteration
+      ++count[static_cast<size_t>(l)];
+      for (int j = 0; j < d; ++j)
+        sum[static_cast<size_t>(l) * d + j] += s_.values[static_cast<size_t>(i) * d + j];
+    }
+    for (int c = 0; c < k_ && problems_ == 0; ++c)
+      for (int j = 0; j < d; ++j) {
+        const size_t e = static_cast<size_t>(c) * d + j;
+        const double expected = count[c] ? sum[e] / double(count[c]) : double(previousCenters_[e]);
+        // The kernel rounds a double mean to float once; its sum order differs: one ulp at most.
+        if (!(std::fabs(centers[e] - expected) <= 3.0 * kUnitRoundoff * std::fabs(expected) + 1e-30)) {
+          problem(it + "center " + std::to_string(c) + " component " + std::to_string(j) + " is " +
+                  num(centers[e]) + ", the mean of its points is " + num(expected));
+          break;
+        }
+      }
+  }
+
+  // Every label the nearest center in double (or a tie), and the score recomputed.
+  const double tol = tieTolerance(d);
+  constexpr int64_t kChunks = 256;
+  std::vector<double> chunkScore(kChunks, 0.0);
+  std::vector<int64_t> chunkTies(kChunks, 0), chunkBad(kChunks, 0), firstBad(kChunks, -1);
+  std::vector<std::string> badText(kChunks);
+  detail::parallelChunks(n, kChunks, [&](int64_t chunk, int64_t b, int64_t e) {
+    double score = 0;
+    for (int64_t i = b; i < e; ++i) {
+      const int32_t l = labels[static_cast<size_t>(i)];
+      if (l < 0 || l >= k_) {
+        if (chunkBad[chunk]++ == 0) badText[chunk] = neverWritten(i);
+        continue;
+      }
+      double best = 0;
+      int bestC = -1;
+      double own = 0;
+      for (int c = 0; c < k_; ++c) {
+        const double dc = squaredDistance(s_, i, &centers[static_cast<size_t>(c) * d]);
+        if (c == l) own = dc;
+        if (bestC < 0 || dc < best) {
+          best = dc;
+          bestC = c;
+        }
+      }
+      score += own;
+      if (bestC == l) continue;
+      if (own - best <= tol * own) ++chunkTies[chunk];
+      else if (chunkBad[chunk]++ == 0)
+        badText[chunk] = "point " + std::to_string(i) + " is in cluster " + std::to_string(l) +
+                         " at " + num(own) + "; cluster " + std::to_string(bestC) + " is at " + num(best);
+    }
+    chunkScore[static_cast<size_t>(chunk)] = score;
+  });
+  double expectedScore = 0;
+  for (int64_t c = 0; c < kChunks; ++c) {
+    expectedScore += chunkScore[c];
+    ties_ += chunkTies[c];
+    if (chunkBad[c]) {
+      problems_ += static_cast<uint64_t>(chunkBad[c]) - 1;
+      problem(it + badText[c]);
+    }
+  }
+  const double err = expectedScore > 0 ? std::fabs(score - expectedScore) / expectedScore
+                                       : std::fabs(score - expectedScore);
+  maxError_ = std::max(maxError_, err);
+  if (!(err <= kInertiaTolerance))
+    problem(it + "score " + num(score) + ", the labels' squared distances sum to " + num(expectedScore));
+  std::vector<int64_t> hist(static_cast<size_t>(k_), 0);
+  for (int32_t l : labels)
+    if (l >= 0 && l < k_) ++hist[static_cast<size_t>(l)];
+  for (int c = 0; c < k_; ++c)
+    if (hist[c] != counts[c]) {
+      problem(it + "cluster " + std::to_string(c) + " counted " + std::to_string(counts[c]) +
+              " points; " + std::to_string(hist[c]) + " carry its label");
+      break;
+    }
+  previousCenters_ = centers;
+  previousLabels_ = labels;
+  lastCenters_ = centers;
+  lastScore_ = score;
+}
+
+Verification KMeansStepCheck::finish(const ClusteringOutput& run) const {
+  Verification v;
+  v.performed = true;
+  v.reference = "CPU in double, iteration by iteration from the run's own centers and labels";
+  v.tolerance = kInertiaTolerance;
+  v.compared = static_cast<uint64_t>(s_.n) * static_cast<uint64_t>(std::max(1, iterations_));
+  uint64_t problems = problems_;
+  std::string first = firstProblem_;
+  auto add = [&](const std::string& text, uint64_t count = 1) {
+    if (problems == 0) first = text;
+    problems += count;
+  };
+  if (run.iterations != iterations_)
+    add("the run reported " + std::to_string(run.iterations) + " iterations; " +
+        std::to_string(iterations_) + " were checked");
+  // The reported result must be the last iteration's (deterministic kernels give the same bits).
+  if (run.labels.size() == previousLabels_.size()) {
+    uint64_t differ = 0;
+    int64_t at = -1;
+    for (size_t i = 0; i < run.labels.size(); ++i)
+      if (run.labels[i] != previousLabels_[i]) {
+        if (at < 0) at = static_cast<int64_t>(i);
+        ++differ;
+      }
+    if (differ)
+      add("point " + std::to_string(at) + ": reported label " + std::to_string(run.labels[at]) +
+              ", its last iteration gave " + std::to_string(previousLabels_[at]),
+          differ);
+  } else {
+    add("the run reported " + std::to_string(run.labels.size()) + " labels for " + std::to_string(s_.n) + " points");
+  }
+  if (run.centers != lastCenters_) add("the reported centers are not the last iteration's");
+  if (!(std::fabs(run.inertia - lastScore_) <= kInertiaTolerance * std::fabs(lastScore_)))
+    add("reported inertia " + num(run.inertia) + ", the last iteration's score is " + num(lastScore_));
+  v.mismatches = problems;
+  v.maxError = maxError_;
+  v.passed = problems == 0;
+  if (!v.passed) v.note = first;
+  else
+    v.note = "every label, center and score of " + std::to_string(iterations_) +
+             " iteration(s) checked from the run's own state" +
+             (ties_ ? "; " + std::to_string(ties_) + " label(s) at a tie" : std::string());
   return v;
 }
 
