@@ -49,8 +49,8 @@ RunRequest benchRequest(Family f, int64_t n, int k, int d, int tpb, int reps, in
   r.clustering.d = d;
   r.clustering.init = InitMethod::First;
   r.clustering.maxIterations = maxIter;
-  r.clustering.epsilon = 0;           // run every iteration unless the score stops changing
-  r.clustering.keepLabels = false;    // a million labels per variant would swamp the JSON
+  r.clustering.epsilon = 0;         // run every iteration unless the score stops changing
+  r.clustering.keepLabels = false;  // a million labels per variant would swamp the JSON
   r.launch.threadsPerBlock = tpb;
   r.warmup = 1;
   r.repetitions = reps;
@@ -85,8 +85,8 @@ void printClusteringDetails(std::ostream& out, const RunResult& run) {
     out << "\n";
     for (const auto& k : v.kernels) {
       out << "    " << std::left << std::setw(24) << k.name << std::right << std::setw(5)
-          << k.launches << " x " << std::setw(9) << ms(k.timing.medianMs) << " ms = "
-          << std::setw(10) << ms(k.totalMs) << " ms per run, grid " << k.gridX << " x "
+          << k.launches << " x " << std::setw(9) << ms(k.timing.medianMs)
+          << " ms = " << std::setw(10) << ms(k.totalMs) << " ms per run, grid " << k.gridX << " x "
           << k.blockX;
       if (k.resources)
         out << ", " << k.resources->registersPerThread << " regs, "
@@ -107,21 +107,26 @@ bool benchClustering(const CliOptions& o, BackendChoice backend, const std::stri
   const int k = o.k.empty() ? 100 : static_cast<int>(parseInteger(o.k, "--k"));
   const int d = o.d.empty() ? 200 : static_cast<int>(parseInteger(o.d, "--d"));
   std::vector<int> tpbs;
-  if (o.tpb.empty()) tpbs = {64, 128, 256, 512, 1024};
+  if (o.tpb.empty())
+    tpbs = {64, 128, 256, 512, 1024};
   else
-    for (const auto& t : splitList(o.tpb)) tpbs.push_back(static_cast<int>(parseInteger(t, "--tpb")));
+    for (const auto& t : splitList(o.tpb))
+      tpbs.push_back(static_cast<int>(parseInteger(t, "--tpb")));
   const int reps = o.reps > 0 ? o.reps : 3;
   const int maxIter = o.maxIter > 0 ? o.maxIter : 10;
   const bool seedWorkload = n == 1000000 && k == 100 && d == 200;
   if (!decideBackend(backend).useCuda && seedWorkload && o.n.empty())
-    throw InputError("bench " + part + " at the seed's N=1000000 K=100 D=200 would take hours on the "
+    throw InputError("bench " + part +
+                     " at the seed's N=1000000 K=100 D=200 would take hours on the "
                      "CPU executor; run it on a GPU, or pass smaller --n/--k/--d");
   const bool doCenters = part == "clustering" || part == "kcenters";
   const bool doMeans = part == "clustering" || part == "kmeans";
   // Validate every configuration before anything runs: bad input exits 2 with nothing timed.
   for (int tpb : tpbs) {
-    if (doCenters) validateRequest(benchRequest(Family::KCenters, n, k, d, tpb, reps, maxIter, backend));
-    if (doMeans) validateRequest(benchRequest(Family::KMeans, n, k, d, tpb, reps, maxIter, backend));
+    if (doCenters)
+      validateRequest(benchRequest(Family::KCenters, n, k, d, tpb, reps, maxIter, backend));
+    if (doMeans)
+      validateRequest(benchRequest(Family::KMeans, n, k, d, tpb, reps, maxIter, backend));
   }
   bool ok = true;
   const auto& variants = clustering::variants();
@@ -129,8 +134,8 @@ bool benchClustering(const CliOptions& o, BackendChoice backend, const std::stri
   if (doCenters) {
     std::vector<RunResult> runs;
     for (int tpb : tpbs) {
-      RunResult run = runExperiment(benchRequest(Family::KCenters, n, k, d, tpb, reps, maxIter, backend),
-                                    progressOnStderr());
+      RunResult run = runExperiment(
+          benchRequest(Family::KCenters, n, k, d, tpb, reps, maxIter, backend), progressOnStderr());
       ok = ok && run.ok;
       runs.push_back(run);
       file.runs.push_back(std::move(run));
@@ -139,10 +144,12 @@ bool benchClustering(const CliOptions& o, BackendChoice backend, const std::stri
     const bool cuda = first.backend == "cuda";
     std::cout << "\nk-centers, the seed's figure 19: N=" << n << " K=" << k << " D=" << d
               << "; kernel time of one run (" << k << " centers) in ms\n"
-              << "measured: " << first.device.name << " (" << (cuda ? "CUDA events" : "CPU executor, CPU timings")
-              << "), median of " << reps << " after 1 warm-up; beside it: "
-              << clustering::kPublishedSource
-              << (seedWorkload ? "" : " (measured at N=1e6 K=100 D=200: not comparable, shown as -)") << "\n";
+              << "measured: " << first.device.name << " ("
+              << (cuda ? "CUDA events" : "CPU executor, CPU timings") << "), median of " << reps
+              << " after 1 warm-up; beside it: " << clustering::kPublishedSource
+              << (seedWorkload ? ""
+                               : " (measured at N=1e6 K=100 D=200: not comparable, shown as -)")
+              << "\n";
     std::cout << std::right << std::setw(5) << "TPB";
     for (const auto& v : variants) std::cout << " | " << std::left << std::setw(21) << v.title;
     std::cout << "\n" << std::right << std::setw(5) << "";
@@ -166,9 +173,10 @@ bool benchClustering(const CliOptions& o, BackendChoice backend, const std::stri
       }
       std::cout << "\n";
     }
-    std::cout << "The thesis's times below 256 threads per block come from runs that skipped points "
-                 "(its grid was sized for 256 threads); every run here processes and verifies every "
-                 "point (! marks a failed verification).\n";
+    std::cout
+        << "The thesis's times below 256 threads per block come from runs that skipped points "
+           "(its grid was sized for 256 threads); every run here processes and verifies every "
+           "point (! marks a failed verification).\n";
 
     // Bandwidth floor: K passes over the N x D floats at the copy rate measured in the same run.
     std::cout << "\nk-centers against its bandwidth floor (K passes over N*D*4 bytes at the "
@@ -183,7 +191,8 @@ bool benchClustering(const CliOptions& o, BackendChoice backend, const std::stri
       for (const auto& v : variants) {
         const VariantResult* vr = findVariant(runs[r], v.id);
         std::cout << std::setw(20)
-                  << (vr && vr->ok && floorMs > 0 ? formatFixed(vr->total.medianMs / floorMs, 2) : "-");
+                  << (vr && vr->ok && floorMs > 0 ? formatFixed(vr->total.medianMs / floorMs, 2)
+                                                  : "-");
       }
       std::cout << "\n";
     }
@@ -200,7 +209,8 @@ bool benchClustering(const CliOptions& o, BackendChoice backend, const std::stri
         std::cout << "-\n";
         return;
       }
-      std::cout << "S = " << formatFixed(c->speedup, 2) << ", gain " << formatFixed(c->gainPercent, 2) << "%";
+      std::cout << "S = " << formatFixed(c->speedup, 2) << ", gain "
+                << formatFixed(c->gainPercent, 2) << "%";
       const auto pt = std::find(publishedTpb.begin(), publishedTpb.end(), tpbs[at]);
       if (pt != publishedTpb.end()) {
         double pa = 0, pb = 0;
@@ -208,13 +218,13 @@ bool benchClustering(const CliOptions& o, BackendChoice backend, const std::stri
           if (p.variant == a) pa = p.ms[pt - publishedTpb.begin()];
           if (p.variant == b) pb = p.ms[pt - publishedTpb.begin()];
         }
-        std::cout << "   (published: S = " << formatFixed(clustering::speedup(pa, pb), 2) << ", gain "
-                  << formatFixed(clustering::gainPercent(pa, pb), 2) << "%)";
+        std::cout << "   (published: S = " << formatFixed(clustering::speedup(pa, pb), 2)
+                  << ", gain " << formatFixed(clustering::gainPercent(pa, pb), 2) << "%)";
       }
       std::cout << "\n";
     };
-    std::cout << "\nSpeed-up S = T_old / T_new and gain % = (T_old - T_new) / T_old * 100 at " << tpbs[at]
-              << " threads per block:\n";
+    std::cout << "\nSpeed-up S = T_old / T_new and gain % = (T_old - T_new) / T_old * 100 at "
+              << tpbs[at] << " threads per block:\n";
     line("coalescing", "global-interleaved", "global-coalesced");
     line("shared memory", "global-coalesced", "shared-coalesced");
   }
@@ -223,39 +233,48 @@ bool benchClustering(const CliOptions& o, BackendChoice backend, const std::stri
     std::cout << "\nk-means, Campaign's three kernels: N=" << n << " K=" << k << " D=" << d
               << ", first K points as centers, up to " << maxIter
               << " iterations; ms per launch (median), ms per run = all launches of one run\n";
-    std::cout << std::setw(5) << "TPB" << "  " << std::left << std::setw(20) << "variant" << std::right
-              << std::setw(15) << "calcCentroids" << std::setw(18) << "assignToClusters"
-              << std::setw(11) << "calcScore" << std::setw(7) << "iter" << std::setw(13)
-              << "ms per run" << std::setw(11) << "x floor" << "  verified\n";
+    std::cout << std::setw(5) << "TPB"
+              << "  " << std::left << std::setw(20) << "variant" << std::right << std::setw(15)
+              << "calcCentroids" << std::setw(18) << "assignToClusters" << std::setw(11)
+              << "calcScore" << std::setw(7) << "iter" << std::setw(13) << "ms per run"
+              << std::setw(11) << "x floor"
+              << "  verified\n";
     for (int tpb : tpbs) {
-      RunResult run = runExperiment(benchRequest(Family::KMeans, n, k, d, tpb, reps, maxIter, backend),
-                                    progressOnStderr());
+      RunResult run = runExperiment(
+          benchRequest(Family::KMeans, n, k, d, tpb, reps, maxIter, backend), progressOnStderr());
       ok = ok && run.ok;
       const double gbps = run.ceilings.empty() ? 0.0 : run.ceilings.front().gbps;
       for (const auto& v : run.variants) {
-        std::cout << std::setw(5) << tpb << "  " << std::left << std::setw(20) << v.variant << std::right;
+        std::cout << std::setw(5) << tpb << "  " << std::left << std::setw(20) << v.variant
+                  << std::right;
         if (!v.ok) {
           std::cout << "  not run: " << v.error << "\n";
           continue;
         }
         for (size_t q = 0; q < 3; ++q)
           std::cout << std::setw(q == 0 ? 15 : (q == 1 ? 18 : 11))
-                    << (q < v.kernels.size() && v.kernels[q].launches > 0 ? ms(v.kernels[q].timing.medianMs) : "-");
+                    << (q < v.kernels.size() && v.kernels[q].launches > 0
+                            ? ms(v.kernels[q].timing.medianMs)
+                            : "-");
         const int iterations = v.clustering ? v.clustering->iterations : 0;
         // Floor: each launch of each kernel reads the N x D points once.
         int launches = 0;
         for (const auto& kr : v.kernels) launches += kr.launches;
-        const double floorMs = gbps > 0 ? double(launches) * double(n) * d * 4.0 / (gbps * 1e9) * 1e3 : 0;
-        std::cout << std::setw(7) << iterations << std::setw(13) << ms(v.total.medianMs) << std::setw(11)
+        const double floorMs =
+            gbps > 0 ? double(launches) * double(n) * d * 4.0 / (gbps * 1e9) * 1e3 : 0;
+        std::cout << std::setw(7) << iterations << std::setw(13) << ms(v.total.medianMs)
+                  << std::setw(11)
                   << (floorMs > 0 ? formatFixed(v.total.medianMs / floorMs, 2) : "-") << "  "
                   << verifiedText(v) << "\n";
       }
       file.runs.push_back(std::move(run));
     }
-    std::cout << "x floor: ms per run over one pass of the points per launch at the copy rate of the "
-                 "same run (assign reads them K times, so it sits far above 1 by design).\n";
+    std::cout
+        << "x floor: ms per run over one pass of the points per launch at the copy rate of the "
+           "same run (assign reads them K times, so it sits far above 1 by design).\n";
   }
-  if (!ok) std::cout << "FAILED: a clustering run failed to run or to verify (see the JSON for details)\n";
+  if (!ok)
+    std::cout << "FAILED: a clustering run failed to run or to verify (see the JSON for details)\n";
   return ok;
 }
 

@@ -31,9 +31,10 @@ class TstCliClustering : public QObject {
  private slots:
   void runKMeansWritesJsonAndLabels() {
     const QString json = dir_.filePath("km.json"), labels = dir_.filePath("km.labels");
-    const auto r = runCli({"run", "kmeans", "--n", "1003", "--k", "7", "--d", "3", "--tpb", "96",
-                           "--init", "kmeans++", "--seed", "4", "--backend", "cpu", "--reps", "1",
-                           "--json", json, "--labels", labels});
+    const auto r =
+        runCli({"run",    "kmeans", "--n",    "1003",     "--k",      "7",   "--d",       "3",
+                "--tpb",  "96",     "--init", "kmeans++", "--seed",   "4",   "--backend", "cpu",
+                "--reps", "1",      "--json", json,       "--labels", labels});
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.contains("kmeans N=1003 K=7 D=3, 96 threads per block"));
     QVERIFY(r.out.contains("assignToClustersKernel"));
@@ -63,10 +64,12 @@ class TstCliClustering : public QObject {
 
   void runKCentersOneVariantFromSwitches() {
     const QString json = dir_.filePath("kc.json");
-    const auto r = runCli({"run", "kcenters", "--n", "500", "--k", "5", "--d", "4", "--memory", "global",
-                           "--layout", "interleaved", "--backend", "cpu", "--reps", "1", "--json", json});
+    const auto r =
+        runCli({"run", "kcenters", "--n", "500", "--k", "5", "--d", "4", "--memory", "global",
+                "--layout", "interleaved", "--backend", "cpu", "--reps", "1", "--json", json});
     QCOMPARE(r.exitCode, 0);
-    const QJsonArray variants = readJson(json)["runs"].toArray()[0].toObject()["variants"].toArray();
+    const QJsonArray variants =
+        readJson(json)["runs"].toArray()[0].toObject()["variants"].toArray();
     QCOMPARE(variants.size(), 1);
     const QJsonObject v = variants[0].toObject();
     QCOMPARE(v["variant"].toString(), QString("global-interleaved"));
@@ -82,7 +85,8 @@ class TstCliClustering : public QObject {
     const auto r = runCli({"run", "kmeans", "--input", points, "--centers", centers, "--k", "2",
                            "--backend", "cpu", "--reps", "1", "--json", json});
     QCOMPARE(r.exitCode, 0);
-    const QJsonObject v = readJson(json)["runs"].toArray()[0].toObject()["variants"].toArray()[0].toObject();
+    const QJsonObject v =
+        readJson(json)["runs"].toArray()[0].toObject()["variants"].toArray()[0].toObject();
     const QJsonObject c = v["clustering"].toObject();
     // It 1 assigns to the given centers, it 2 moves them to the means (1.2, 1.2) and (11, 11),
     // it 3 changes nothing and stops.
@@ -94,16 +98,25 @@ class TstCliClustering : public QObject {
   void badInputExitsTwoWithOneLine_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("k > n") << QStringList{"run", "kmeans", "--n", "3", "--k", "5"} << "--k 5 is larger than --n 3";
-    QTest::newRow("tpb") << QStringList{"run", "kcenters", "--tpb", "2048"} << "--tpb 2048 is outside 1..1024";
+    QTest::newRow("k > n") << QStringList{"run", "kmeans", "--n", "3", "--k", "5"}
+                           << "--k 5 is larger than --n 3";
+    QTest::newRow("tpb") << QStringList{"run", "kcenters", "--tpb", "2048"}
+                         << "--tpb 2048 is outside 1..1024";
     QTest::newRow("d") << QStringList{"run", "kmeans", "--d", "0"} << "--d 0 must be at least 1";
-    QTest::newRow("max-iter") << QStringList{"run", "kmeans", "--max-iter", "0"} << "--max-iter 0 is outside 1..1000000";
-    QTest::newRow("init") << QStringList{"run", "kmeans", "--init", "best"} << "--init best is unknown";
-    QTest::newRow("kcenters init") << QStringList{"run", "kcenters", "--init", "kmeans++"} << "--init kmeans++ applies to kmeans";
-    QTest::newRow("layout") << QStringList{"run", "kmeans", "--layout", "diagonal"} << "--layout diagonal is unknown (coalesced, interleaved, all)";
-    QTest::newRow("memory") << QStringList{"run", "kmeans", "--memory", "texture"} << "--memory texture is unknown (shared, global, all)";
-    QTest::newRow("missing file") << QStringList{"run", "kmeans", "--input", "/nonexistent/p.csv"} << "cannot open '/nonexistent/p.csv'";
-    QTest::newRow("list in run") << QStringList{"run", "kmeans", "--k", "2,3"} << "run takes one value; use sweep";
+    QTest::newRow("max-iter") << QStringList{"run", "kmeans", "--max-iter", "0"}
+                              << "--max-iter 0 is outside 1..1000000";
+    QTest::newRow("init") << QStringList{"run", "kmeans", "--init", "best"}
+                          << "--init best is unknown";
+    QTest::newRow("kcenters init") << QStringList{"run", "kcenters", "--init", "kmeans++"}
+                                   << "--init kmeans++ applies to kmeans";
+    QTest::newRow("layout") << QStringList{"run", "kmeans", "--layout", "diagonal"}
+                            << "--layout diagonal is unknown (coalesced, interleaved, all)";
+    QTest::newRow("memory") << QStringList{"run", "kmeans", "--memory", "texture"}
+                            << "--memory texture is unknown (shared, global, all)";
+    QTest::newRow("missing file") << QStringList{"run", "kmeans", "--input", "/nonexistent/p.csv"}
+                                  << "cannot open '/nonexistent/p.csv'";
+    QTest::newRow("list in run") << QStringList{"run", "kmeans", "--k", "2,3"}
+                                 << "run takes one value; use sweep";
   }
   void badInputExitsTwoWithOneLine() {
     QFETCH(QStringList, args);
@@ -137,8 +150,9 @@ class TstCliClustering : public QObject {
 
   void verifyFailsWhenAResultIsWrong() {
     for (const char* variant : {"shared-coalesced", "global-interleaved"}) {
-      const auto r = runCli({"verify", "--quick", "--family", "kmeans,kcenters", "--backend", "cpu"},
-                            {QString("KERNELLAB_FAULT_INJECT=") + variant});
+      const auto r =
+          runCli({"verify", "--quick", "--family", "kmeans,kcenters", "--backend", "cpu"},
+                 {QString("KERNELLAB_FAULT_INJECT=") + variant});
       QCOMPARE(r.exitCode, 1);
       QVERIFY(r.out.contains("FAIL kmeans N=10 K=2 D=2"));
       QVERIFY(r.out.contains("FAIL kcenters N=1000 K=7 D=3"));
@@ -148,18 +162,25 @@ class TstCliClustering : public QObject {
 
   void sweepOverThreadsPerBlock() {
     const QString json = dir_.filePath("sweep.json");
-    const auto r = runCli({"sweep", "kcenters", "--n", "300", "--k", "4", "--d", "2", "--tpb", "32,96,1000",
-                           "--backend", "cpu", "--reps", "1", "--json", json});
+    const auto r = runCli({"sweep", "kcenters", "--n", "300", "--k", "4", "--d", "2", "--tpb",
+                           "32,96,1000", "--backend", "cpu", "--reps", "1", "--json", json});
     QCOMPARE(r.exitCode, 0);
     const QJsonObject j = readJson(json);
     QCOMPARE(j["runs"].toArray().size(), 3);
-    QCOMPARE(j["runs"].toArray()[1].toObject()["request"].toObject()["launch"].toObject()["threads_per_block"].toInt(), 96);
+    QCOMPARE(j["runs"]
+                 .toArray()[1]
+                 .toObject()["request"]
+                 .toObject()["launch"]
+                 .toObject()["threads_per_block"]
+                 .toInt(),
+             96);
   }
 
   void benchClusteringSmall() {
     const QString json = dir_.filePath("bench.json");
-    const auto r = runCli({"bench", "clustering", "--n", "2000", "--k", "5", "--d", "8", "--tpb", "64,512",
-                           "--max-iter", "3", "--reps", "1", "--backend", "cpu", "--json", json});
+    const auto r =
+        runCli({"bench", "clustering", "--n", "2000", "--k", "5", "--d", "8", "--tpb", "64,512",
+                "--max-iter", "3", "--reps", "1", "--backend", "cpu", "--json", json});
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.contains("k-centers, the seed's figure 19: N=2000 K=5 D=8"));
     QVERIFY(r.out.contains("published, GTX Titan, Orrit 2017"));

@@ -36,12 +36,18 @@ class TstClusteringCuda : public QObject {
     QTest::addColumn<int>("tpb");
     for (Family f : {Family::KCenters, Family::KMeans}) {
       const char* name = toString(f);
-      QTest::newRow(qPrintable(QString("%1 gold tpb 64").arg(name))) << int(f) << 10 << 2 << 2 << 64;
-      QTest::newRow(qPrintable(QString("%1 1003x7x3 tpb 96").arg(name))) << int(f) << 1003 << 7 << 3 << 96;
-      QTest::newRow(qPrintable(QString("%1 5000x5x300 tpb 128").arg(name))) << int(f) << 5000 << 5 << 300 << 128;
-      QTest::newRow(qPrintable(QString("%1 100003x16x20 tpb 1000").arg(name))) << int(f) << 100003 << 16 << 20 << 1000;
-      QTest::newRow(qPrintable(QString("%1 4099x10x17 tpb 1024").arg(name))) << int(f) << 4099 << 10 << 17 << 1024;
-      QTest::newRow(qPrintable(QString("%1 777x1x1 tpb 1").arg(name))) << int(f) << 777 << 1 << 1 << 1;
+      QTest::newRow(qPrintable(QString("%1 gold tpb 64").arg(name)))
+          << int(f) << 10 << 2 << 2 << 64;
+      QTest::newRow(qPrintable(QString("%1 1003x7x3 tpb 96").arg(name)))
+          << int(f) << 1003 << 7 << 3 << 96;
+      QTest::newRow(qPrintable(QString("%1 5000x5x300 tpb 128").arg(name)))
+          << int(f) << 5000 << 5 << 300 << 128;
+      QTest::newRow(qPrintable(QString("%1 100003x16x20 tpb 1000").arg(name)))
+          << int(f) << 100003 << 16 << 20 << 1000;
+      QTest::newRow(qPrintable(QString("%1 4099x10x17 tpb 1024").arg(name)))
+          << int(f) << 4099 << 10 << 17 << 1024;
+      QTest::newRow(qPrintable(QString("%1 777x1x1 tpb 1").arg(name)))
+          << int(f) << 777 << 1 << 1 << 1;
     }
   }
   void everyVariantVerifiesOnTheGpu() {

@@ -54,12 +54,30 @@ struct ScratchMem {
   std::vector<int32_t> i;
   std::vector<double> d;
   HazardTracker* tracker;
-  float loadScratchF(int t) { tracker->read(0, t); return f.at(t); }
-  void storeScratchF(int t, float v) { tracker->write(0, t); f.at(t) = v; }
-  int32_t loadScratchI(int t) { tracker->read(1, t); return i.at(t); }
-  void storeScratchI(int t, int32_t v) { tracker->write(1, t); i.at(t) = v; }
-  double loadScratchD(int t) { tracker->read(2, t); return d.at(t); }
-  void storeScratchD(int t, double v) { tracker->write(2, t); d.at(t) = v; }
+  float loadScratchF(int t) {
+    tracker->read(0, t);
+    return f.at(t);
+  }
+  void storeScratchF(int t, float v) {
+    tracker->write(0, t);
+    f.at(t) = v;
+  }
+  int32_t loadScratchI(int t) {
+    tracker->read(1, t);
+    return i.at(t);
+  }
+  void storeScratchI(int t, int32_t v) {
+    tracker->write(1, t);
+    i.at(t) = v;
+  }
+  double loadScratchD(int t) {
+    tracker->read(2, t);
+    return d.at(t);
+  }
+  void storeScratchD(int t, double v) {
+    tracker->write(2, t);
+    d.at(t) = v;
+  }
 };
 
 struct NoState {};
@@ -111,7 +129,8 @@ class TstClusteringCpu : public QObject {
     QTest::addColumn<int>("tpb");
     for (int tpb : {1, 2, 3, 32, 64, 96}) {
       QTest::newRow(qPrintable(QString("kmeans tpb %1").arg(tpb))) << int(Family::KMeans) << tpb;
-      QTest::newRow(qPrintable(QString("kcenters tpb %1").arg(tpb))) << int(Family::KCenters) << tpb;
+      QTest::newRow(qPrintable(QString("kcenters tpb %1").arg(tpb)))
+          << int(Family::KCenters) << tpb;
     }
   }
   void goldCaseOnEveryVariant() {
@@ -191,14 +210,22 @@ class TstClusteringCpu : public QObject {
     QTest::addColumn<int>("d");
     QTest::addColumn<int>("tpb");
     QTest::addColumn<QString>("shape");
-    struct Case { int n, k, d; const char* shape; };
-    const Case cases[] = {{1000, 7, 3, "seed"}, {517, 3, 70, "seed"}, {64, 64, 4, "seed"},
+    struct Case {
+      int n, k, d;
+      const char* shape;
+    };
+    const Case cases[] = {{1000, 7, 3, "seed"}, {517, 3, 70, "seed"},  {64, 64, 4, "seed"},
                           {777, 1, 1, "seed"},  {1500, 6, 5, "blobs"}, {257, 4, 33, "blobs"}};
     for (Family f : {Family::KCenters, Family::KMeans})
       for (const auto& c : cases)
         for (int tpb : {1, 33, 64, 96, 1000, 1024})
-          QTest::newRow(qPrintable(QString("%1 N=%2 K=%3 D=%4 %5 tpb %6").arg(toString(f)).arg(c.n).arg(c.k)
-                                       .arg(c.d).arg(c.shape).arg(tpb)))
+          QTest::newRow(qPrintable(QString("%1 N=%2 K=%3 D=%4 %5 tpb %6")
+                                       .arg(toString(f))
+                                       .arg(c.n)
+                                       .arg(c.k)
+                                       .arg(c.d)
+                                       .arg(c.shape)
+                                       .arg(tpb)))
               << int(f) << c.n << c.k << c.d << tpb << QString(c.shape);
   }
   void executorMatchesTheReference() {
@@ -236,7 +263,8 @@ class TstClusteringCpu : public QObject {
     int calls = 0;
     size_t labelsSeen = 0;
     RunHooks hooks;
-    hooks.iteration = [&](const std::string& variant, const IterationRecord& rec, const ClusteringOutput& now) {
+    hooks.iteration = [&](const std::string& variant, const IterationRecord& rec,
+                          const ClusteringOutput& now) {
       QCOMPARE(variant, std::string("shared-coalesced"));
       QCOMPARE(rec.iteration, ++calls);
       QCOMPARE(now.centers.size(), size_t(12));
@@ -285,13 +313,19 @@ class TstClusteringCpu : public QObject {
     QTest::addColumn<int>("d");
     QTest::addColumn<int>("tpb");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("tpb 0") << int(Family::KMeans) << 100 << 2 << 2 << 0 << "--tpb 0 is outside 1..1024";
-    QTest::newRow("tpb 2048") << int(Family::KCenters) << 100 << 2 << 2 << 2048 << "--tpb 2048 is outside 1..1024";
-    QTest::newRow("k > n") << int(Family::KMeans) << 3 << 5 << 2 << 64 << "--k 5 is larger than --n 3";
+    QTest::newRow("tpb 0") << int(Family::KMeans) << 100 << 2 << 2 << 0
+                           << "--tpb 0 is outside 1..1024";
+    QTest::newRow("tpb 2048") << int(Family::KCenters) << 100 << 2 << 2 << 2048
+                              << "--tpb 2048 is outside 1..1024";
+    QTest::newRow("k > n") << int(Family::KMeans) << 3 << 5 << 2 << 64
+                           << "--k 5 is larger than --n 3";
     QTest::newRow("k 0") << int(Family::KMeans) << 3 << 0 << 2 << 64 << "--k 0 must be at least 1";
-    QTest::newRow("d 0") << int(Family::KCenters) << 3 << 1 << 0 << 64 << "--d 0 must be at least 1";
-    QTest::newRow("n 0") << int(Family::KCenters) << 0 << 1 << 2 << 64 << "--n 0 must be at least 1";
-    QTest::newRow("memory") << int(Family::KMeans) << 2000000000 << 2 << 2000 << 64 << "of host memory";
+    QTest::newRow("d 0") << int(Family::KCenters) << 3 << 1 << 0 << 64
+                         << "--d 0 must be at least 1";
+    QTest::newRow("n 0") << int(Family::KCenters) << 0 << 1 << 2 << 64
+                         << "--n 0 must be at least 1";
+    QTest::newRow("memory") << int(Family::KMeans) << 2000000000 << 2 << 2000 << 64
+                            << "of host memory";
   }
   void badRequestsNameTheValueAndTheLimit() {
     QFETCH(int, family);
@@ -317,14 +351,16 @@ class TstClusteringCpu : public QObject {
     QVERIFY(runExperiment(r).ok);
   }
 
-  // ---- the executor's race and bounds checks ------------------------------------------------------
+  // ---- the executor's race and bounds checks
+  // ------------------------------------------------------
 
   void sharedReductionsFoldEverySlot() {
     // Farthest point over any block size: the largest value, the lowest index among equals.
     for (int size : {1, 2, 3, 5, 31, 32, 33, 64, 96, 100, 255, 1000, 1024}) {
       HazardTracker tracker("test");
       tracker.reset(3, size, 0);
-      ScratchMem m{std::vector<float>(size), std::vector<int32_t>(size), std::vector<double>(size), &tracker};
+      ScratchMem m{std::vector<float>(size), std::vector<int32_t>(size), std::vector<double>(size),
+                   &tracker};
       for (int t = 0; t < size; ++t) {
         m.f[t] = float((t * 37) % 11);  // the maximum 10 appears several times
         m.i[t] = 1000 - t;
@@ -355,16 +391,19 @@ class TstClusteringCpu : public QObject {
   void executorCatchesAMissingBarrier() {
     HazardTracker tracker("brokenKernel");
     tracker.reset(3, 64, 7);
-    ScratchMem m{std::vector<float>(64), std::vector<int32_t>(64), std::vector<double>(64), &tracker};
+    ScratchMem m{std::vector<float>(64), std::vector<int32_t>(64), std::vector<double>(64),
+                 &tracker};
     std::vector<NoState> states;
     HostBlock<NoState> blk(7, 64, 8, states, &tracker);
-    // Each thread writes its slot, then (no barrier) reads its neighbour's: a read-after-write race.
+    // Each thread writes its slot, then (no barrier) reads its neighbour's: a read-after-write
+    // race.
     try {
       blk.local([&](int t, NoState&) { m.storeScratchF(t, float(t)); });
       blk.local([&](int t, NoState&) { m.loadScratchF((t + 1) % 64); });
       QFAIL("the race was not detected");
     } catch (const std::logic_error& e) {
-      QVERIFY2(QString(e.what()).contains("brokenKernel: race in block 7: thread 0 reads slot 1"), e.what());
+      QVERIFY2(QString(e.what()).contains("brokenKernel: race in block 7: thread 0 reads slot 1"),
+               e.what());
     }
     // With the barrier the same accesses are fine.
     tracker.reset(3, 64, 7);
@@ -403,7 +442,8 @@ class TstClusteringCpu : public QObject {
     Verification v = verifyKCenters(s, ref, run, dist, radius);
     QVERIFY(!v.passed);
     QCOMPARE(v.mismatches, uint64_t(1));
-    QVERIFY2(QString::fromStdString(v.note).contains("point 7 was never processed"), v.note.c_str());
+    QVERIFY2(QString::fromStdString(v.note).contains("point 7 was never processed"),
+             v.note.c_str());
     dist[7] = 13;
     run.labels[7] = 0;  // a wrong nearest center, far from a tie
     v = verifyKCenters(s, ref, run, dist, radius);
@@ -413,7 +453,8 @@ class TstClusteringCpu : public QObject {
     run.centerIndices[1] = 5;  // not the farthest point, and not a tie
     v = verifyKCenters(s, ref, run, dist, radius);
     QVERIFY(!v.passed);
-    QVERIFY2(QString::fromStdString(v.note).contains("center 2: the run chose point 5"), v.note.c_str());
+    QVERIFY2(QString::fromStdString(v.note).contains("center 2: the run chose point 5"),
+             v.note.c_str());
   }
 
   void verificationAcceptsTiesAndCountsThem() {
@@ -469,8 +510,10 @@ class TstClusteringCpu : public QObject {
       // The centers iteration t used: the initial ones, or the means of iteration t - 1's labels
       // (which the reference stopped after t iterations holds).
       It it;
-      if (t == 1) it.centers = init.values;
-      else it.centers.assign(r.centers.begin(), r.centers.end());
+      if (t == 1)
+        it.centers = init.values;
+      else
+        it.centers.assign(r.centers.begin(), r.centers.end());
       it.labels = r.labels;
       it.score = r.scores.back();
       it.counts.assign(r.sizes.begin(), r.sizes.end());
@@ -492,17 +535,20 @@ class TstClusteringCpu : public QObject {
     QVERIFY2(v.passed, v.note.c_str());
     v = runWith([](std::vector<It>& its, ClusteringOutput&) { its[2].centers[5] += 1.0f; });
     QVERIFY(!v.passed);
-    QVERIFY2(QString::fromStdString(v.note).contains("iteration 3: center 1 component 1"), v.note.c_str());
+    QVERIFY2(QString::fromStdString(v.note).contains("iteration 3: center 1 component 1"),
+             v.note.c_str());
     v = runWith([](std::vector<It>& its, ClusteringOutput&) {
       its[1].labels[40] = (its[1].labels[40] + 1) % 6;
       ++its[1].counts[its[1].labels[40]];
     });
     QVERIFY(!v.passed);
-    QVERIFY2(QString::fromStdString(v.note).contains("iteration 2: point 40 is in cluster"), v.note.c_str());
+    QVERIFY2(QString::fromStdString(v.note).contains("iteration 2: point 40 is in cluster"),
+             v.note.c_str());
     v = runWith([](std::vector<It>& its, ClusteringOutput&) { its[0].score *= 1.001; });
     QVERIFY(!v.passed);
     QVERIFY(QString::fromStdString(v.note).contains("iteration 1: score"));
-    v = runWith([](std::vector<It>&, ClusteringOutput& out) { out.labels[7] = (out.labels[7] + 1) % 6; });
+    v = runWith(
+        [](std::vector<It>&, ClusteringOutput& out) { out.labels[7] = (out.labels[7] + 1) % 6; });
     QVERIFY(!v.passed);
     QCOMPARE(v.mismatches, uint64_t(1));
     QVERIFY(QString::fromStdString(v.note).contains("point 7: reported label"));
@@ -513,7 +559,8 @@ class TstClusteringCpu : public QObject {
     QVERIFY(near(tieTolerance(200), 4.0 * 202 / 16777216.0, 1e-12));
   }
 
-  // ---- the seed's formulas and figure --------------------------------------------------------------
+  // ---- the seed's formulas and figure
+  // --------------------------------------------------------------
 
   void speedupAndGainAsTheSeedDefinesThem() {
     // Thesis 5.1.2 at 512 threads per block: interleaved + global 2435.27 ms, coalesced + global
@@ -544,7 +591,7 @@ class TstClusteringCpu : public QObject {
       QVERIFY(variantFromString(s.variant).has_value());
       QCOMPARE(s.ms.size(), size_t(5));
     }
-    QCOMPARE(series[0].ms[0], 73.51);  // coalesced + shared at 64
+    QCOMPARE(series[0].ms[0], 73.51);    // coalesced + shared at 64
     QCOMPARE(series[3].ms[4], 2707.95);  // interleaved + global at 1024
   }
 };

@@ -22,7 +22,8 @@ namespace {
 // A minimal .npy writer (format 1.0): the header dict padded so the data starts 64-aligned.
 void writeNpy(const std::string& path, const std::string& descr, const std::string& shape,
               const void* data, size_t bytes, bool fortran = false) {
-  std::string header = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") +
+  std::string header = "{'descr': '" + descr +
+                       "', 'fortran_order': " + (fortran ? "True" : "False") +
                        ", 'shape': " + shape + ", }";
   while ((10 + header.size() + 1) % 64 != 0) header += ' ';
   header += '\n';
@@ -96,8 +97,10 @@ class TstClusteringData : public QObject {
         double evenMin = 1e30, oddMax = -1e30;
         for (int64_t p = 0; p < 200; ++p) {
           const double v = s.values[(base + p) * 4 + j];
-          if (p % 2 == 0) evenMin = std::min(evenMin, v);
-          else oddMax = std::max(oddMax, v);
+          if (p % 2 == 0)
+            evenMin = std::min(evenMin, v);
+          else
+            oddMax = std::max(oddMax, v);
         }
         QVERIFY(evenMin >= oddMax);  // the center lies between them
         QVERIFY(evenMin - oddMax < 2 * radius);
@@ -106,11 +109,13 @@ class TstClusteringData : public QObject {
   }
 
   void generatorsAreReproducible() {
-    const PointSet a = generateSeedPoints(500, 4, 5, 1000, 7), b = generateSeedPoints(500, 4, 5, 1000, 7);
+    const PointSet a = generateSeedPoints(500, 4, 5, 1000, 7),
+                   b = generateSeedPoints(500, 4, 5, 1000, 7);
     const PointSet c = generateSeedPoints(500, 4, 5, 1000, 8);
     QVERIFY(a.values == b.values);
     QVERIFY(a.values != c.values);
-    const PointSet x = generateBlobs(500, 4, 5, 1000, 0.1, 7), y = generateBlobs(500, 4, 5, 1000, 0.1, 7);
+    const PointSet x = generateBlobs(500, 4, 5, 1000, 0.1, 7),
+                   y = generateBlobs(500, 4, 5, 1000, 0.1, 7);
     QVERIFY(x.values == y.values);
     QVERIFY(x.truth == y.truth);
   }
@@ -120,8 +125,10 @@ class TstClusteringData : public QObject {
     int noise = 0;
     std::vector<int> counts(5, 0);
     for (int32_t t : s.truth) {
-      if (t < 0) ++noise;
-      else ++counts[t];
+      if (t < 0)
+        ++noise;
+      else
+        ++counts[t];
     }
     QCOMPARE(noise, 100);
     for (int c = 0; c < 5; ++c) QCOMPARE(counts[c], 180);
@@ -133,8 +140,10 @@ class TstClusteringData : public QObject {
   void generatorRefusesBadShapes() {
     QCOMPARE(errorOf([] { generateSeedPoints(3, 5, 2, 1000, 1); }),
              QString("--k 5 is larger than --n 3 (K clusters need at least K points)"));
-    QCOMPARE(errorOf([] { generateSeedPoints(10, 2, 0, 1000, 1); }), QString("--d 0 must be at least 1"));
-    QCOMPARE(errorOf([] { generateSeedPoints(0, 1, 2, 1000, 1); }), QString("--n 0 must be at least 1"));
+    QCOMPARE(errorOf([] { generateSeedPoints(10, 2, 0, 1000, 1); }),
+             QString("--d 0 must be at least 1"));
+    QCOMPARE(errorOf([] { generateSeedPoints(0, 1, 2, 1000, 1); }),
+             QString("--n 0 must be at least 1"));
   }
 
   void bothLayoutsHoldTheSameValues() {
@@ -157,9 +166,12 @@ class TstClusteringData : public QObject {
 
   void aLayoutMismatchDoesNotCompile() {
     // A view of one layout cannot be made from a raw pointer, nor turned into the other layout.
-    static_assert(!std::is_constructible_v<PointsView<CoalescedLayout>, const float*, int64_t, int>);
-    static_assert(!std::is_convertible_v<PointsView<CoalescedLayout>, PointsView<InterleavedLayout>>);
-    static_assert(!std::is_convertible_v<PointsView<InterleavedLayout>, PointsView<CoalescedLayout>>);
+    static_assert(
+        !std::is_constructible_v<PointsView<CoalescedLayout>, const float*, int64_t, int>);
+    static_assert(
+        !std::is_convertible_v<PointsView<CoalescedLayout>, PointsView<InterleavedLayout>>);
+    static_assert(
+        !std::is_convertible_v<PointsView<InterleavedLayout>, PointsView<CoalescedLayout>>);
     QVERIFY(true);
   }
 
@@ -197,14 +209,21 @@ class TstClusteringData : public QObject {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QByteArray>("content");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("malformed") << "m.csv" << QByteArray("x,y\n1,2\n3,abc\n") << "m.csv line 3, field 2: 'abc' is not a number";
-    QTest::newRow("nan") << "nan.csv" << QByteArray("1,2\nnan,4\n") << "nan.csv line 2, field 1: NaN is not allowed";
-    QTest::newRow("inf") << "inf.csv" << QByteArray("1,2\n3,inf\n") << "inf.csv line 2, field 2: 'inf' is infinite";
-    QTest::newRow("ragged") << "r.csv" << QByteArray("a,b\n1,2\n3,4,5\n") << "r.csv line 3 has 3 fields; line 2 (the first data line) has 2 (ragged rows)";
+    QTest::newRow("malformed") << "m.csv" << QByteArray("x,y\n1,2\n3,abc\n")
+                               << "m.csv line 3, field 2: 'abc' is not a number";
+    QTest::newRow("nan") << "nan.csv" << QByteArray("1,2\nnan,4\n")
+                         << "nan.csv line 2, field 1: NaN is not allowed";
+    QTest::newRow("inf") << "inf.csv" << QByteArray("1,2\n3,inf\n")
+                         << "inf.csv line 2, field 2: 'inf' is infinite";
+    QTest::newRow("ragged")
+        << "r.csv" << QByteArray("a,b\n1,2\n3,4,5\n")
+        << "r.csv line 3 has 3 fields; line 2 (the first data line) has 2 (ragged rows)";
     QTest::newRow("empty") << "e.csv" << QByteArray("") << "e.csv: no data lines";
     QTest::newRow("header only") << "ho.csv" << QByteArray("x,y\n") << "ho.csv: no data lines";
-    QTest::newRow("too big") << "big.csv" << QByteArray("1e39,1\n") << "big.csv line 1, field 1: 1e39 does not fit in float32";
-    QTest::newRow("extension") << "p.json" << QByteArray("[]") << "unknown point file type '.json' (.csv or .npy)";
+    QTest::newRow("too big") << "big.csv" << QByteArray("1e39,1\n")
+                             << "big.csv line 1, field 1: 1e39 does not fit in float32";
+    QTest::newRow("extension") << "p.json" << QByteArray("[]")
+                               << "unknown point file type '.json' (.csv or .npy)";
     QTest::newRow("not npy") << "x.npy" << QByteArray("hello world") << "x.npy: not a .npy file";
   }
   void badFilesNameTheProblem() {
@@ -221,14 +240,18 @@ class TstClusteringData : public QObject {
   void badNpyHeadersNameTheField() {
     const int32_t ints[] = {1, 2, 3, 4};
     writeNpy(path("i.npy"), "<i4", "(2, 2)", ints, sizeof ints);
-    QVERIFY(errorOf([&] { loadPoints(path("i.npy")); }).contains("dtype '<i4' is not supported (float32 '<f4' or float64 '<f8')"));
+    QVERIFY(errorOf([&] {
+              loadPoints(path("i.npy"));
+            }).contains("dtype '<i4' is not supported (float32 '<f4' or float64 '<f8')"));
     const float f[] = {1, 2, 3, 4};
     writeNpy(path("f.npy"), "<f4", "(2, 2)", f, sizeof f, true);
     QVERIFY(errorOf([&] { loadPoints(path("f.npy")); }).contains("Fortran order"));
     writeNpy(path("be.npy"), ">f4", "(2, 2)", f, sizeof f);
     QVERIFY(errorOf([&] { loadPoints(path("be.npy")); }).contains("big-endian"));
     writeNpy(path("t.npy"), "<f4", "(3, 2)", f, sizeof f);
-    QVERIFY(errorOf([&] { loadPoints(path("t.npy")); }).contains("data is 16 bytes; shape (3, 2) of <f4 needs 24"));
+    QVERIFY(errorOf([&] {
+              loadPoints(path("t.npy"));
+            }).contains("data is 16 bytes; shape (3, 2) of <f4 needs 24"));
     writeNpy(path("d0.npy"), "<f4", "(4, 0)", f, 0);
     QVERIFY(errorOf([&] { loadPoints(path("d0.npy")); }).contains("has no dimensions (D = 0)"));
     writeNpy(path("n0.npy"), "<f4", "(0, 3)", f, 0);
@@ -258,7 +281,9 @@ class TstClusteringData : public QObject {
     writeText(path("c.csv"), "0,0\n5,5\n");
     QCOMPARE(loadCenters(path("c.csv"), 2, 2).size(), size_t(4));
     QVERIFY(errorOf([&] { loadCenters(path("c.csv"), 3, 2); }).contains("2 centers; --k is 3"));
-    QVERIFY(errorOf([&] { loadCenters(path("c.csv"), 2, 3); }).contains("centers have 2 dimensions; the points have 3"));
+    QVERIFY(errorOf([&] {
+              loadCenters(path("c.csv"), 2, 3);
+            }).contains("centers have 2 dimensions; the points have 3"));
   }
 
   void initialCentersMethods() {
@@ -270,7 +295,8 @@ class TstClusteringData : public QObject {
     for (InitMethod m : {InitMethod::Random, InitMethod::KMeansPlusPlus}) {
       const InitialCenters a = initialCenters(s, 6, m, 11), b = initialCenters(s, 6, m, 11);
       QCOMPARE(a.indices, b.indices);  // seeded
-      QCOMPARE(std::set<int64_t>(a.indices.begin(), a.indices.end()).size(), size_t(6));  // distinct
+      QCOMPARE(std::set<int64_t>(a.indices.begin(), a.indices.end()).size(),
+               size_t(6));  // distinct
       for (int64_t i : a.indices) QVERIFY(i >= 0 && i < s.n);
     }
     // k-means++ spreads the centers: on well-separated blobs it lands in (nearly) every blob.
@@ -279,7 +305,9 @@ class TstClusteringData : public QObject {
     for (int64_t i : pp.indices) blobs.insert(s.truth[i]);
     QVERIFY(blobs.size() >= 5);
     QCOMPARE(firstCenter(s, InitMethod::First, 3), int64_t(0));
-    QVERIFY(errorOf([&] { firstCenter(s, InitMethod::KMeansPlusPlus, 3); }).contains("--init kmeans++ applies to kmeans"));
+    QVERIFY(errorOf([&] {
+              firstCenter(s, InitMethod::KMeansPlusPlus, 3);
+            }).contains("--init kmeans++ applies to kmeans"));
   }
 
   void makePointsFollowsTheRequest() {
@@ -287,7 +315,8 @@ class TstClusteringData : public QObject {
     p.n = 50;
     p.k = 5;
     p.d = 2;
-    QVERIFY(QString::fromStdString(makePoints(p, 1).source).startsWith("seed generator N=50 K=5 D=2"));
+    QVERIFY(
+        QString::fromStdString(makePoints(p, 1).source).startsWith("seed generator N=50 K=5 D=2"));
     p.shape = DatasetShape::Blobs;
     QVERIFY(QString::fromStdString(makePoints(p, 1).source).startsWith("blobs N=50"));
     p.inputPath = KERNELLAB_TEST_DATA_DIR "/clustering_gold_n10_k2_d2.csv";

@@ -20,11 +20,11 @@ namespace kernellab::clustering {
 // ---- variants ---------------------------------------------------------------------------------
 
 struct VariantInfo {
-  std::string id;            // "<memory>-<layout>", e.g. "shared-coalesced"
-  ScratchMemory memory;      // where reductions keep their scratch (k-means: also the centroid stage)
-  DataLayout layout;         // how the points are stored
-  std::string title;         // short label for charts: "Coalesced + shared"
-  std::string explanation;   // one line: what this switch changes
+  std::string id;        // "<memory>-<layout>", e.g. "shared-coalesced"
+  ScratchMemory memory;  // where reductions keep their scratch (k-means: also the centroid stage)
+  DataLayout layout;     // how the points are stored
+  std::string title;     // short label for charts: "Coalesced + shared"
+  std::string explanation;  // one line: what this switch changes
 };
 
 // The four seed variants, in the order the thesis plots them. Later issues add "best" and
@@ -79,11 +79,13 @@ template <class Layout>
 class ArrangedPoints {
  public:
   explicit ArrangedPoints(const PointSet& s) : n_(s.n), d_(s.d) {
-    static_assert(std::is_same_v<Layout, CoalescedLayout> ||
-                      std::is_same_v<Layout, InterleavedLayout>,
-                  "unknown layout");
-    if constexpr (std::is_same_v<Layout, CoalescedLayout>) values_ = toDimensionMajor(s);
-    else values_ = s.values;
+    static_assert(
+        std::is_same_v<Layout, CoalescedLayout> || std::is_same_v<Layout, InterleavedLayout>,
+        "unknown layout");
+    if constexpr (std::is_same_v<Layout, CoalescedLayout>)
+      values_ = toDimensionMajor(s);
+    else
+      values_ = s.values;
   }
   PointsView<Layout> view() const { return PointsView<Layout>(values_.data(), n_, d_); }
   const std::vector<float>& values() const { return values_; }
@@ -99,9 +101,9 @@ class ArrangedPoints {
 // ---- initial centers ----------------------------------------------------------------------------
 
 struct InitialCenters {
-  std::vector<float> values;    // K x D, point-major
-  std::vector<int64_t> indices; // the points they were taken from (empty for given centers)
-  std::string how;              // "first 16 points", "k-means++ (seed 1)", "centers.npy"
+  std::vector<float> values;     // K x D, point-major
+  std::vector<int64_t> indices;  // the points they were taken from (empty for given centers)
+  std::string how;               // "first 16 points", "k-means++ (seed 1)", "centers.npy"
 };
 
 // k-means: the first K points, K distinct random points, k-means++ (D^2 sampling, what users of
@@ -113,15 +115,16 @@ InitialCenters initialCenters(const PointSet& s, int k, InitMethod method, uint6
 // InputError (they choose K centers, k-centers chooses them itself).
 int64_t firstCenter(const PointSet& s, InitMethod method, uint64_t seed);
 
-// ---- CPU references (multithreaded, accumulate in double) ----------------------------------------
+// ---- CPU references (multithreaded, accumulate in double)
+// ----------------------------------------
 
 struct KCentersReference {
-  std::vector<int64_t> centers;      // point indices, in the order chosen
-  std::vector<int32_t> labels;       // index into `centers` of each point's nearest center
-  std::vector<double> minDist;       // squared distance to the nearest center
-  std::vector<double> radius;        // after center j: the largest minDist (squared)
-  std::vector<int64_t> farthest;     // after center j: the farthest point (lowest index at ties)
-  std::vector<double> chosenDist;    // after center j: minDist of centers[j + 1]
+  std::vector<int64_t> centers;    // point indices, in the order chosen
+  std::vector<int32_t> labels;     // index into `centers` of each point's nearest center
+  std::vector<double> minDist;     // squared distance to the nearest center
+  std::vector<double> radius;      // after center j: the largest minDist (squared)
+  std::vector<int64_t> farthest;   // after center j: the farthest point (lowest index at ties)
+  std::vector<double> chosenDist;  // after center j: minDist of centers[j + 1]
 };
 
 // Farthest-point k-centers from `first`; ties pick the lowest point index, and a point at equal
@@ -133,10 +136,10 @@ KCentersReference referenceKCentersAlong(const PointSet& s, const std::vector<in
 struct KMeansReference {
   std::vector<double> centers;  // K x D
   std::vector<int32_t> labels;
-  std::vector<double> scores;   // per iteration: sum of squared distances to the assigned center
+  std::vector<double> scores;  // per iteration: sum of squared distances to the assigned center
   std::vector<int64_t> sizes;
   int iterations = 0;
-  double inertia = 0;           // the last score
+  double inertia = 0;  // the last score
 };
 
 // Lloyd's algorithm as the kernels run it: iteration 1 assigns to the initial centers and scores;
@@ -223,9 +226,9 @@ std::optional<Comparison> compareVariants(const RunResult& run, const std::strin
 // 64, 128, 256, 512 and 1024 threads per block. Below 256 the library sized the grid with 256
 // threads, so those runs skipped points (docs/clustering.md).
 struct PublishedSeries {
-  std::string variant;      // our id
-  std::string label;        // the thesis's legend
-  std::vector<double> ms;   // parallel to publishedTpb()
+  std::string variant;     // our id
+  std::string label;       // the thesis's legend
+  std::vector<double> ms;  // parallel to publishedTpb()
 };
 const std::vector<int>& publishedTpb();
 const std::vector<PublishedSeries>& publishedFigure19();

@@ -44,15 +44,13 @@ struct CoalescedLayout {
 
 struct InterleavedLayout {
   static constexpr DataLayout kLayout = DataLayout::Interleaved;
-  KL_HD static int64_t element(int64_t i, int j, int64_t /*n*/, int d) {
-    return i * d + j;
-  }
+  KL_HD static int64_t element(int64_t i, int j, int64_t /*n*/, int d) { return i * d + j; }
 };
 
 template <class Layout>
 class ArrangedPoints;  // host owner, kernellab/clustering.h
 template <class Layout>
-class DevicePoints;    // GPU owner, gpu/kernels/clustering/clustering.cu
+class DevicePoints;  // GPU owner, gpu/kernels/clustering/clustering.cu
 
 // N points of D floats in `Layout`. Only the owners that arranged the values can make one.
 template <class Layout>
@@ -105,9 +103,7 @@ KL_HD int firstStride(int size) {
 
 // The farthest-point order: the larger squared distance wins, the lower point index at equal
 // distances. Documented tie rule: of several points equally far, k-centers picks the lowest index.
-KL_HD bool farther(float va, int ia, float vb, int ib) {
-  return va > vb || (va == vb && ia < ib);
-}
+KL_HD bool farther(float va, int ia, float vb, int ib) { return va > vb || (va == vb && ia < ib); }
 
 // ---- reductions over the block's scratch --------------------------------------------------------
 // Every step is a phase (a barrier follows it). In step s, thread t < s folds slot t + s into

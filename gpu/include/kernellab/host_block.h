@@ -37,8 +37,10 @@ class HazardTracker {
     Slot& s = at(space, slot);
     if (s.writeEpoch == epoch_ && s.writer != thread_)
       fail("reads", space, slot, s.writer, "wrote");
-    if (s.readEpoch == epoch_ && s.reader != thread_) s.reader = kMany;
-    else if (s.readEpoch != epoch_) s.reader = thread_;
+    if (s.readEpoch == epoch_ && s.reader != thread_)
+      s.reader = kMany;
+    else if (s.readEpoch != epoch_)
+      s.reader = thread_;
     s.readEpoch = epoch_;
   }
 
@@ -46,8 +48,7 @@ class HazardTracker {
     Slot& s = at(space, slot);
     if (s.writeEpoch == epoch_ && s.writer != thread_)
       fail("writes", space, slot, s.writer, "wrote");
-    if (s.readEpoch == epoch_ && s.reader != thread_)
-      fail("writes", space, slot, s.reader, "read");
+    if (s.readEpoch == epoch_ && s.reader != thread_) fail("writes", space, slot, s.reader, "read");
     s.writer = thread_;
     s.writeEpoch = epoch_;
   }
@@ -70,12 +71,12 @@ class HazardTracker {
   }
 
   [[noreturn]] void fail(const char* what, int space, int slot, int other, const char* otherDid) {
-    const std::string who = other == kMany ? std::string("other threads") : "thread " + std::to_string(other);
+    const std::string who =
+        other == kMany ? std::string("other threads") : "thread " + std::to_string(other);
     throw std::logic_error(kernel_ + ": race in block " + std::to_string(block_) + ": thread " +
                            std::to_string(thread_) + " " + what + " slot " + std::to_string(slot) +
-                           " of array " + std::to_string(space) + " that " + who + " " +
-                           otherDid + " since the last barrier (phase " + std::to_string(epoch_) +
-                           ")");
+                           " of array " + std::to_string(space) + " that " + who + " " + otherDid +
+                           " since the last barrier (phase " + std::to_string(epoch_) + ")");
   }
 
   std::string kernel_;

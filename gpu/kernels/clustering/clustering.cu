@@ -58,7 +58,7 @@ struct DeviceArrays {
   float* centroids;
   double* clusterScore;
   int32_t* clusterCount;
-  float* globalF;   // global scratch of the "global" variants: blockDim.x slots per block
+  float* globalF;  // global scratch of the "global" variants: blockDim.x slots per block
   double* globalD;
   int32_t* globalI;
 };
@@ -76,10 +76,22 @@ struct SharedLayout {
 __host__ __device__ inline SharedLayout sharedLayout(Needs n, bool scratchShared, unsigned slots) {
   SharedLayout l{0, 0, 0, 0, 0};
   unsigned off = 0;
-  if (scratchShared && n.d) { l.d = off; off += 8 * slots; }
-  if (n.stage) { l.stage = off; off += 4 * slots; }
-  if (scratchShared && n.f) { l.f = off; off += 4 * slots; }
-  if (scratchShared && n.i) { l.i = off; off += 4 * slots; }
+  if (scratchShared && n.d) {
+    l.d = off;
+    off += 8 * slots;
+  }
+  if (n.stage) {
+    l.stage = off;
+    off += 4 * slots;
+  }
+  if (scratchShared && n.f) {
+    l.f = off;
+    off += 4 * slots;
+  }
+  if (scratchShared && n.i) {
+    l.i = off;
+    off += 4 * slots;
+  }
   l.total = off;
   return l;
 }
@@ -87,7 +99,9 @@ __host__ __device__ inline SharedLayout sharedLayout(Needs n, bool scratchShared
 constexpr Needs kDistanceNeeds{true, true, false, true};
 constexpr Needs kSelectNeeds{false, true, false, true};
 constexpr Needs kCentroidNeeds{false, false, true, true};
-__host__ __device__ constexpr Needs assignNeeds(bool staged) { return {staged, false, false, false}; }
+__host__ __device__ constexpr Needs assignNeeds(bool staged) {
+  return {staged, false, false, false};
+}
 __host__ __device__ constexpr Needs scoreNeeds(bool staged) { return {staged, false, true, true}; }
 
 // The kernels' memory policy: the variant's global arrays, plus the block's stage (shared) and
@@ -262,7 +276,8 @@ ResourceUsage queryResources(Kernel kernel, int threads, size_t dynamicShared) {
   r.maxThreadsPerBlock = attr.maxThreadsPerBlock;
   r.threadsPerBlock = threads;
   int blocks = 0;
-  KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, dynamicShared));
+  KL_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, dynamicShared));
   r.maxActiveBlocksPerSM = blocks;
   return r;
 }
@@ -295,8 +310,10 @@ class CudaBackend final : public Backend {
     phases.push_back({"arrange layout (host)", msSince(t0)});
 
     t0 = std::chrono::steady_clock::now();
-    if (hostC) coalesced_ = std::make_unique<DevicePoints<CoalescedLayout>>(*hostC);
-    else interleaved_ = std::make_unique<DevicePoints<InterleavedLayout>>(*hostI);
+    if (hostC)
+      coalesced_ = std::make_unique<DevicePoints<CoalescedLayout>>(*hostC);
+    else
+      interleaved_ = std::make_unique<DevicePoints<InterleavedLayout>>(*hostI);
     labels_.allocate(static_cast<size_t>(n));
     if (family == Family::KCenters) dist_.allocate(static_cast<size_t>(n));
     centerIndex_.allocate(static_cast<size_t>(k_));
@@ -317,8 +334,10 @@ class CudaBackend final : public Backend {
 
     cuda::EventPair ev;
     ev.start(stream_.get());
-    if (coalesced_) coalesced_->upload(*hostC, stream_.get());
-    else interleaved_->upload(*hostI, stream_.get());
+    if (coalesced_)
+      coalesced_->upload(*hostC, stream_.get());
+    else
+      interleaved_->upload(*hostI, stream_.get());
     ev.stop(stream_.get());
     phases.push_back({"host to device", ev.elapsedMs()});
   }
@@ -330,11 +349,13 @@ class CudaBackend final : public Backend {
       constexpr ScratchMemory S = decltype(tag)::value;
       constexpr bool kStaged = S == ScratchMemory::Shared;
       if (family_ == Family::KCenters) {
-        out.push_back(queryResources(kcentersDistanceKernel<L, S, false>, tpb_, shared(kDistanceNeeds)));
+        out.push_back(
+            queryResources(kcentersDistanceKernel<L, S, false>, tpb_, shared(kDistanceNeeds)));
         out.push_back(queryResources(kcentersSelectKernel<S>, tpb_, shared(kSelectNeeds)));
       } else {
         out.push_back(queryResources(calcCentroidsKernel<L, S>, tpb_, shared(kCentroidNeeds)));
-        out.push_back(queryResources(assignToClustersKernel<L, S, false>, tpb_, shared(assignNeeds(kStaged))));
+        out.push_back(queryResources(assignToClustersKernel<L, S, false>, tpb_,
+                                     shared(assignNeeds(kStaged))));
         out.push_back(queryResources(calcScoreKernel<L, S>, tpb_, shared(scoreNeeds(kStaged))));
       }
     });
@@ -369,8 +390,8 @@ class CudaBackend final : public Backend {
       events_[1].stop(s);
     });
     KCentersStep step;
-    KL_CUDA_CHECK(cudaMemcpyAsync(&step.radius, radius_.get() + j, sizeof(float),
-                                  cudaMemcpyDeviceToHost, s));
+    KL_CUDA_CHECK(
+        cudaMemcpyAsync(&step.radius, radius_.get() + j, sizeof(float), cudaMemcpyDeviceToHost, s));
     if (j + 1 < k)
       KL_CUDA_CHECK(cudaMemcpyAsync(&step.next, centerIndex_.get() + j + 1, sizeof(int32_t),
                                     cudaMemcpyDeviceToHost, s));
@@ -414,10 +435,10 @@ class CudaBackend final : public Backend {
     KMeansStep step;
     step.clusterScore.resize(static_cast<size_t>(k_));
     step.clusterCount.resize(static_cast<size_t>(k_));
-    KL_CUDA_CHECK(cudaMemcpyAsync(step.clusterScore.data(), clusterScore_.get(), clusterScore_.bytes(),
-                                  cudaMemcpyDeviceToHost, s));
-    KL_CUDA_CHECK(cudaMemcpyAsync(step.clusterCount.data(), clusterCount_.get(), clusterCount_.bytes(),
-                                  cudaMemcpyDeviceToHost, s));
+    KL_CUDA_CHECK(cudaMemcpyAsync(step.clusterScore.data(), clusterScore_.get(),
+                                  clusterScore_.bytes(), cudaMemcpyDeviceToHost, s));
+    KL_CUDA_CHECK(cudaMemcpyAsync(step.clusterCount.data(), clusterCount_.get(),
+                                  clusterCount_.bytes(), cudaMemcpyDeviceToHost, s));
     KL_CUDA_CHECK(cudaStreamSynchronize(s));
     step.kernelMs = {iteration > 0 ? events_[0].elapsedMs() : 0.0, events_[1].elapsedMs(),
                      events_[2].elapsedMs()};
@@ -467,7 +488,7 @@ class CudaBackend final : public Backend {
     const size_t count = points_.values.size();
     cuda::DeviceBuffer<float> from(count), to(count);
     KL_CUDA_CHECK(cudaMemsetAsync(from.get(), 0, from.bytes(), stream_.get()));  // defined source
-    c.bytes = 2.0 * static_cast<double>(from.bytes());  // read + write
+    c.bytes = 2.0 * static_cast<double>(from.bytes());                           // read + write
     cuda::EventPair ev;
     std::vector<double> samples;
     for (int i = 0; i < warmup + reps; ++i) {
@@ -489,23 +510,30 @@ class CudaBackend final : public Backend {
   template <class Fn>
   void dispatch(Fn&& fn) {
     auto withScratch = [&](const auto& X) {
-      if (variant_.memory == ScratchMemory::Shared) fn(X, ScratchTag<ScratchMemory::Shared>{});
-      else fn(X, ScratchTag<ScratchMemory::Global>{});
+      if (variant_.memory == ScratchMemory::Shared)
+        fn(X, ScratchTag<ScratchMemory::Shared>{});
+      else
+        fn(X, ScratchTag<ScratchMemory::Global>{});
     };
-    if (coalesced_) withScratch(coalesced_->view());
-    else if (interleaved_) withScratch(interleaved_->view());
-    else throw std::logic_error("clustering CUDA backend: no points uploaded");
+    if (coalesced_)
+      withScratch(coalesced_->view());
+    else if (interleaved_)
+      withScratch(interleaved_->view());
+    else
+      throw std::logic_error("clustering CUDA backend: no points uploaded");
   }
 
   size_t shared(Needs needs) const {
     return sharedLayout(needs, variant_.memory == ScratchMemory::Shared,
-                        static_cast<unsigned>(tpb_)).total;
+                        static_cast<unsigned>(tpb_))
+        .total;
   }
 
   DeviceArrays arrays() const {
-    return DeviceArrays{labels_.get(),    dist_.get(),      centerIndex_.get(), radius_.get(),
-                        candValue_.get(), candIndex_.get(), centroids_.get(),   clusterScore_.get(),
-                        clusterCount_.get(), globalF_.get(), globalD_.get(),    globalI_.get()};
+    return DeviceArrays{labels_.get(),    dist_.get(),         centerIndex_.get(),
+                        radius_.get(),    candValue_.get(),    candIndex_.get(),
+                        centroids_.get(), clusterScore_.get(), clusterCount_.get(),
+                        globalF_.get(),   globalD_.get(),      globalI_.get()};
   }
 
   template <class T>

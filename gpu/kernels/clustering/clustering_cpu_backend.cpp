@@ -225,15 +225,13 @@ class CpuBackend final : public Backend {
     const int grid = gridN_;
     auto t0 = std::chrono::steady_clock::now();
     withPoints([&](const auto& X) {
-      launch<KCentersThread>("kcentersDistanceKernel", grid, [&](auto& blk, HostMem& m) {
-        kcentersDistanceBlock(blk, m, X, j);
-      });
+      launch<KCentersThread>("kcentersDistanceKernel", grid,
+                             [&](auto& blk, HostMem& m) { kcentersDistanceBlock(blk, m, X, j); });
     });
     step.kernelMs.push_back(msSince(t0));
     t0 = std::chrono::steady_clock::now();
-    launch<KCentersThread>("kcentersSelectKernel", 1, [&](auto& blk, HostMem& m) {
-      kcentersSelectBlock(blk, m, grid, j, k);
-    });
+    launch<KCentersThread>("kcentersSelectKernel", 1,
+                           [&](auto& blk, HostMem& m) { kcentersSelectBlock(blk, m, grid, j, k); });
     step.kernelMs.push_back(msSince(t0));
     step.radius = radius_[static_cast<size_t>(j)];
     step.next = j + 1 < k ? centerIndex_[static_cast<size_t>(j) + 1] : -1;
@@ -259,14 +257,18 @@ class CpuBackend final : public Backend {
       step.kernelMs.push_back(iteration > 0 ? msSince(t0) : 0.0);
       t0 = std::chrono::steady_clock::now();
       launch<AssignThread>("assignToClustersKernel", gridN_, [&](auto& blk, HostMem& m) {
-        if (staged) assignBlock<L, true>(blk, m, X, k_);
-        else assignBlock<L, false>(blk, m, X, k_);
+        if (staged)
+          assignBlock<L, true>(blk, m, X, k_);
+        else
+          assignBlock<L, false>(blk, m, X, k_);
       });
       step.kernelMs.push_back(msSince(t0));
       t0 = std::chrono::steady_clock::now();
       launch<SumThread>("calcScoreKernel", k_, [&](auto& blk, HostMem& m) {
-        if (staged) scoreBlock<L, true>(blk, m, X);
-        else scoreBlock<L, false>(blk, m, X);
+        if (staged)
+          scoreBlock<L, true>(blk, m, X);
+        else
+          scoreBlock<L, false>(blk, m, X);
       });
       step.kernelMs.push_back(msSince(t0));
     });
@@ -314,9 +316,12 @@ class CpuBackend final : public Backend {
   // points, so the block programs always get the layout that was built.
   template <class Fn>
   void withPoints(Fn&& fn) {
-    if (coalesced_) fn(coalesced_->view());
-    else if (interleaved_) fn(interleaved_->view());
-    else throw std::logic_error("clustering CPU backend: no points prepared");
+    if (coalesced_)
+      fn(coalesced_->view());
+    else if (interleaved_)
+      fn(interleaved_->view());
+    else
+      throw std::logic_error("clustering CPU backend: no points prepared");
   }
 
   template <class T>

@@ -171,14 +171,17 @@ std::vector<float> toDimensionMajor(const PointSet& s) {
   const int64_t n = s.n;
   const int d = s.d;
   constexpr int64_t kBlock = 256;  // a block of points read row by row, written column by column
-  parallelFor((n + kBlock - 1) / kBlock, [&](int64_t b, int64_t e) {
-    for (int64_t blk = b; blk < e; ++blk) {
-      const int64_t i0 = blk * kBlock, i1 = std::min(n, i0 + kBlock);
-      for (int j = 0; j < d; ++j)
-        for (int64_t i = i0; i < i1; ++i)
-          out[static_cast<size_t>(j) * n + i] = s.values[static_cast<size_t>(i) * d + j];
-    }
-  }, 16);
+  parallelFor((n + kBlock - 1) / kBlock,
+              [&](int64_t b, int64_t e) {
+                for (int64_t blk = b; blk < e; ++blk) {
+                  const int64_t i0 = blk * kBlock, i1 = std::min(n, i0 + kBlock);
+                  for (int j = 0; j < d; ++j)
+                    for (int64_t i = i0; i < i1; ++i)
+                      out[static_cast<size_t>(j) * n + i] =
+                          s.values[static_cast<size_t>(i) * d + j];
+                }
+              },
+              16);
   return out;
 }
 
@@ -258,8 +261,10 @@ std::vector<int64_t> kmeansPlusPlus(const PointSet& s, int k, SeqRandom& rng) {
       while (chunk + 1 < kChunks && target >= chunkSum[chunk]) target -= chunkSum[chunk++];
       const int64_t b = chunk * step, e = std::min(n, b + step);
       for (int64_t i = b; i < e && pick < 0; ++i) {
-        if (minDist[i] > 0 && target < minDist[i]) pick = i;
-        else target -= minDist[i];
+        if (minDist[i] > 0 && target < minDist[i])
+          pick = i;
+        else
+          target -= minDist[i];
       }
       if (pick < 0)  // rounding left the target past the chunk's last positive point
         for (int64_t i = e - 1; i >= b && pick < 0; --i)
@@ -317,11 +322,13 @@ int64_t firstCenter(const PointSet& s, InitMethod method, uint64_t seed) {
       return static_cast<int64_t>(rng.below(static_cast<uint64_t>(s.n)));
     }
     case InitMethod::KMeansPlusPlus:
-      throw InputError("--init kmeans++ applies to kmeans; kcenters starts from the first point "
-                       "(--init first) or a random one (--init random)");
+      throw InputError(
+          "--init kmeans++ applies to kmeans; kcenters starts from the first point "
+          "(--init first) or a random one (--init random)");
     case InitMethod::Given:
-      throw InputError("--centers applies to kmeans; kcenters chooses its centers itself, starting "
-                       "from the first point (--init first) or a random one (--init random)");
+      throw InputError(
+          "--centers applies to kmeans; kcenters chooses its centers itself, starting "
+          "from the first point (--init first) or a random one (--init random)");
   }
   return 0;
 }

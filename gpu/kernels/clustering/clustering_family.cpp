@@ -131,21 +131,26 @@ int gridFor(int64_t n, int tpb) { return static_cast<int>((n + tpb - 1) / tpb); 
 double variantDeviceBytes(int64_t n, int d, int k, int tpb) {
   const double grid = gridFor(n, tpb);
   const double points = 4.0 * double(n) * d;
-  const double perPoint = 8.0 * double(n);                     // labels + distances
-  const double scratch = 16.0 * std::max(grid, double(k)) * tpb;  // global scratch: float+double+int
+  const double perPoint = 8.0 * double(n);  // labels + distances
+  const double scratch =
+      16.0 * std::max(grid, double(k)) * tpb;  // global scratch: float+double+int
   return points + perPoint + 8.0 * grid + 4.0 * double(k) * d + 24.0 * k + scratch;
 }
 
 // Effective bytes of one launch: each input read once, each output written once.
 double kernelBytes(Family f, size_t kernel, int64_t n, int d, int k, int grid) {
-  const double points = 4.0 * double(n) * d, perPoint = 4.0 * double(n), centres = 4.0 * double(k) * d;
+  const double points = 4.0 * double(n) * d, perPoint = 4.0 * double(n),
+               centres = 4.0 * double(k) * d;
   if (f == Family::KCenters)
     return kernel == 0 ? points + 3.0 * perPoint + 8.0 * grid  // points, distance in/out, labels
-                       : 8.0 * grid + 8.0;                      // candidates in, radius + center out
+                       : 8.0 * grid + 8.0;                     // candidates in, radius + center out
   switch (kernel) {
-    case 0: return points + perPoint + centres;               // calcCentroids
-    case 1: return points + centres + perPoint;               // assign: labels out
-    default: return points + perPoint + centres + 12.0 * k;   // score: per-cluster score + count
+    case 0:
+      return points + perPoint + centres;  // calcCentroids
+    case 1:
+      return points + centres + perPoint;  // assign: labels out
+    default:
+      return points + perPoint + centres + 12.0 * k;  // score: per-cluster score + count
   }
 }
 
@@ -214,8 +219,8 @@ void validateClustering(const RunRequest& r, const BackendDecision& d) {
   // Memory: one variant's buffers (plus the ceiling's two copies of the points) on the device;
   // the points, their arranged copy and the reference's per-point arrays on the host.
   const double pointBytes = 4.0 * double(s.n) * s.d;
-  const double deviceNeed = std::max(variantDeviceBytes(s.n, s.d, p.k, tpb),
-                                     r.measureCeilings ? 2.0 * pointBytes : 0.0);
+  const double deviceNeed =
+      std::max(variantDeviceBytes(s.n, s.d, p.k, tpb), r.measureCeilings ? 2.0 * pointBytes : 0.0);
   const uint64_t available = availableMemory(d);
   const std::string size = "--n " + std::to_string(s.n) + " --d " + std::to_string(s.d);
   if (d.useCuda && available > 0 && deviceNeed > double(available))
@@ -224,8 +229,8 @@ void validateClustering(const RunRequest& r, const BackendDecision& d) {
   const double hostNeed = 2.0 * pointBytes + 40.0 * double(s.n) + (d.useCuda ? 0.0 : deviceNeed);
   const uint64_t hostBytes = cpuDeviceInfo().globalMemBytes;
   if (hostBytes > 0 && hostNeed > double(hostBytes))
-    throw InputError(size + " needs " + formatBytes(hostNeed) + " of host memory; this machine has " +
-                     formatBytes(double(hostBytes)));
+    throw InputError(size + " needs " + formatBytes(hostNeed) +
+                     " of host memory; this machine has " + formatBytes(double(hostBytes)));
 }
 
 namespace {
@@ -354,8 +359,10 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
       }
     }
     copyBackMs += backend.downloadLabels(out.labels);
-    if (fam == Family::KCenters) copyBackMs += backend.downloadDistances(distances);
-    else copyBackMs += backend.downloadCentroids(out.centers);
+    if (fam == Family::KCenters)
+      copyBackMs += backend.downloadDistances(distances);
+    else
+      copyBackMs += backend.downloadCentroids(out.centers);
     if (r.recordSchedule) {
       // After the downloads: the recorded launch repeats work whose results are already out.
       if (auto rec = backend.recordSchedule(k - 1)) {
@@ -388,15 +395,15 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
 
     if (r.verify) {
       if (fam == Family::KCenters) {
-        const std::string key = datasetKey(r) + "|kcenters:" + std::to_string(k) + ":" +
-                                std::to_string(ctx.first);
-        auto ref = kcentersCache().getOrMake(key, [&] { return referenceKCenters(s, k, ctx.first); });
+        const std::string key =
+            datasetKey(r) + "|kcenters:" + std::to_string(k) + ":" + std::to_string(ctx.first);
+        auto ref =
+            kcentersCache().getOrMake(key, [&] { return referenceKCenters(s, k, ctx.first); });
         vr.verification = verifyKCenters(s, *ref, out, distances, radii);
       } else {
         const std::string key = initKey(r) + "|kmeans:" + std::to_string(out.iterations);
-        auto ref = kmeansCache().getOrMake(key, [&] {
-          return referenceKMeans(s, ctx.init->values, k, out.iterations, -1.0);
-        });
+        auto ref = kmeansCache().getOrMake(
+            key, [&] { return referenceKMeans(s, ctx.init->values, k, out.iterations, -1.0); });
         vr.verification = verifyKMeans(s, *ref, out, scores);
         if (!vr.verification.passed) {
           // Float rounding may order two equal distances the other way than the reference, and one
@@ -419,8 +426,9 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
           }
           vr.verification = check.finish(out);
           if (vr.verification.passed)
-            vr.verification.note = "left the reference's path after a tie (first difference: " +
-                                   independent.note + "); " + vr.verification.note;
+            vr.verification.note =
+                "left the reference's path after a tie (first difference: " + independent.note +
+                "); " + vr.verification.note;
         }
       }
     }
@@ -477,7 +485,9 @@ RunResult runClustering(const RunRequest& r, const BackendDecision& d, const Run
   res.backend = d.useCuda ? "cuda" : "cpu";
   res.backendNote = d.note;
 
-  hooks.report(r.clustering.inputPath.empty() ? "generating the points" : "loading " + r.clustering.inputPath, 0.0);
+  hooks.report(r.clustering.inputPath.empty() ? "generating the points"
+                                              : "loading " + r.clustering.inputPath,
+               0.0);
   const std::shared_ptr<const PointSet> points = dataset(r);
   const PointSet& s = *points;
   std::shared_ptr<const InitialCenters> init;

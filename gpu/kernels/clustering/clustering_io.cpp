@@ -131,14 +131,19 @@ PointSet loadCsv(const std::string& path) {
       const std::string at = where + ", field " + std::to_string(f + 1);
       if (!parseNumber(field, v))
         throw InputError(at + ": '" + std::string(field) + "' is not a number");
-      if (std::isnan(v)) throw InputError(at + ": NaN is not allowed (every coordinate must be finite)");
-      if (std::isinf(v)) throw InputError(at + ": '" + std::string(field) + "' is infinite (every coordinate must be finite)");
+      if (std::isnan(v))
+        throw InputError(at + ": NaN is not allowed (every coordinate must be finite)");
+      if (std::isinf(v))
+        throw InputError(at + ": '" + std::string(field) +
+                         "' is infinite (every coordinate must be finite)");
       if (std::fabs(v) > kFloatMax)
-        throw InputError(at + ": " + std::string(field) + " does not fit in float32 (|x| <= 3.4e38)");
+        throw InputError(at + ": " + std::string(field) +
+                         " does not fit in float32 (|x| <= 3.4e38)");
       s.values.push_back(static_cast<float>(v));
     }
   }
-  if (firstDataLine == 0) throw InputError(path + ": no data lines (an empty file or a header only)");
+  if (firstDataLine == 0)
+    throw InputError(path + ": no data lines (an empty file or a header only)");
   s.n = static_cast<int64_t>(s.values.size()) / s.d;
   return s;
 }
@@ -146,7 +151,8 @@ PointSet loadCsv(const std::string& path) {
 // ---- NPY --------------------------------------------------------------------------------------
 
 // The value of `key` in the header dict, as its source text (up to the next top-level comma).
-std::string headerEntry(const std::string& header, const std::string& key, const std::string& path) {
+std::string headerEntry(const std::string& header, const std::string& key,
+                        const std::string& path) {
   const std::string quoted1 = "'" + key + "'", quoted2 = "\"" + key + "\"";
   size_t k = header.find(quoted1);
   size_t len = quoted1.size();
@@ -156,17 +162,20 @@ std::string headerEntry(const std::string& header, const std::string& key, const
   }
   if (k == std::string::npos) throw InputError(path + ": .npy header has no '" + key + "' entry");
   size_t colon = header.find(':', k + len);
-  if (colon == std::string::npos) throw InputError(path + ": .npy header entry '" + key + "' is malformed");
+  if (colon == std::string::npos)
+    throw InputError(path + ": .npy header entry '" + key + "' is malformed");
   size_t i = colon + 1;
   int depth = 0;
   size_t start = i;
   for (; i < header.size(); ++i) {
     const char c = header[i];
-    if (c == '(' || c == '[') ++depth;
+    if (c == '(' || c == '[')
+      ++depth;
     else if (c == ')' || c == ']') {
       if (depth == 0) break;
       --depth;
-    } else if ((c == ',' || c == '}') && depth == 0) break;
+    } else if ((c == ',' || c == '}') && depth == 0)
+      break;
   }
   std::string v = header.substr(start, i - start);
   const auto b = v.find_first_not_of(" \t");
@@ -186,35 +195,44 @@ PointSet loadNpy(const std::string& path) {
   } else if (major == 2 || major == 3) {
     if (bytes.size() < 12) throw InputError(path + ": .npy header is truncated");
     headerLen = 0;
-    for (int b = 0; b < 4; ++b) headerLen |= size_t(static_cast<unsigned char>(bytes[8 + b])) << (8 * b);
+    for (int b = 0; b < 4; ++b)
+      headerLen |= size_t(static_cast<unsigned char>(bytes[8 + b])) << (8 * b);
     headerStart = 12;
   } else {
-    throw InputError(path + ": .npy format version " + std::to_string(major) + " is not supported (1, 2 or 3)");
+    throw InputError(path + ": .npy format version " + std::to_string(major) +
+                     " is not supported (1, 2 or 3)");
   }
   if (headerStart + headerLen > bytes.size()) throw InputError(path + ": .npy header is truncated");
   const std::string header = bytes.substr(headerStart, headerLen);
 
   std::string descr = headerEntry(header, "descr", path);
-  if (descr.size() >= 2 && (descr.front() == '\'' || descr.front() == '"')) descr = descr.substr(1, descr.size() - 2);
+  if (descr.size() >= 2 && (descr.front() == '\'' || descr.front() == '"'))
+    descr = descr.substr(1, descr.size() - 2);
   size_t item = 0;
-  if (descr == "<f4" || descr == "=f4" || descr == "|f4") item = 4;
-  else if (descr == "<f8" || descr == "=f8" || descr == "|f8") item = 8;
+  if (descr == "<f4" || descr == "=f4" || descr == "|f4")
+    item = 4;
+  else if (descr == "<f8" || descr == "=f8" || descr == "|f8")
+    item = 8;
   else if (descr == ">f4" || descr == ">f8")
-    throw InputError(path + ": dtype '" + descr + "' is big-endian; save little-endian float32 or float64 (arr.astype('<f4'))");
+    throw InputError(path + ": dtype '" + descr +
+                     "' is big-endian; save little-endian float32 or float64 (arr.astype('<f4'))");
   else
-    throw InputError(path + ": dtype '" + descr + "' is not supported (float32 '<f4' or float64 '<f8')");
+    throw InputError(path + ": dtype '" + descr +
+                     "' is not supported (float32 '<f4' or float64 '<f8')");
 
   const std::string order = headerEntry(header, "fortran_order", path);
   if (order == "True")
     throw InputError(path + ": the array is in Fortran order; save C order (np.ascontiguousarray)");
-  if (order != "False") throw InputError(path + ": .npy header entry 'fortran_order' is '" + order + "'");
+  if (order != "False")
+    throw InputError(path + ": .npy header entry 'fortran_order' is '" + order + "'");
 
   const std::string shapeText = headerEntry(header, "shape", path);
   std::vector<int64_t> shape;
   {
     std::string cur;
     for (char c : shapeText) {
-      if (std::isdigit(static_cast<unsigned char>(c))) cur.push_back(c);
+      if (std::isdigit(static_cast<unsigned char>(c)))
+        cur.push_back(c);
       else if (c == ',' || c == ')') {
         if (!cur.empty()) shape.push_back(parseInteger(cur, path + " shape"));
         cur.clear();
@@ -225,7 +243,8 @@ PointSet loadNpy(const std::string& path) {
     if (!cur.empty()) shape.push_back(parseInteger(cur, path + " shape"));
   }
   if (shape.empty() || shape.size() > 2)
-    throw InputError(path + ": shape " + shapeText + " is not (N, D) or (N,): points must be a 2-D array");
+    throw InputError(path + ": shape " + shapeText +
+                     " is not (N, D) or (N,): points must be a 2-D array");
   const int64_t n = shape[0];
   const int64_t d = shape.size() == 2 ? shape[1] : 1;
   if (n == 0) throw InputError(path + ": shape " + shapeText + " holds no points (N = 0)");
@@ -255,7 +274,8 @@ PointSet loadNpy(const std::string& path) {
       std::memcpy(&v, data + e * 8, 8);
     }
     if (!std::isfinite(v) || std::fabs(v) > kFloatMax) {
-      const std::string at = path + ": element [" + std::to_string(e / d) + ", " + std::to_string(e % d) + "]";
+      const std::string at =
+          path + ": element [" + std::to_string(e / d) + ", " + std::to_string(e % d) + "]";
       if (std::isnan(v)) throw InputError(at + " is NaN (every coordinate must be finite)");
       if (std::isinf(v)) throw InputError(at + " is infinite (every coordinate must be finite)");
       throw InputError(at + " = " + std::to_string(v) + " does not fit in float32");

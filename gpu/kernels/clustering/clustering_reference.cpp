@@ -118,7 +118,8 @@ KMeansReference referenceKMeans(const PointSet& s, const std::vector<float>& ini
         if (total == 0) continue;  // an empty cluster keeps its center
         for (int j = 0; j < d; ++j) {
           double acc = 0;
-          for (int64_t ch = 0; ch < kChunks; ++ch) acc += sums[(static_cast<size_t>(ch) * k + c) * d + j];
+          for (int64_t ch = 0; ch < kChunks; ++ch)
+            acc += sums[(static_cast<size_t>(ch) * k + c) * d + j];
           r.centers[static_cast<size_t>(c) * d + j] = acc / double(total);
         }
       }

@@ -100,9 +100,11 @@ const std::vector<PublishedSeries>& publishedFigure19() {
   static const std::vector<PublishedSeries> series = {
       {"shared-coalesced", "Coalesced + Shared Mem.", {73.51, 143.59, 283.28, 286.42, 298.23}},
       {"global-coalesced", "Coalesced + No Shared Mem.", {81.74, 157.27, 304.44, 328.09, 370.39}},
-      {"shared-interleaved", "Non Coalesced + Shared Mem.",
+      {"shared-interleaved",
+       "Non Coalesced + Shared Mem.",
        {550.866, 1042.09, 2198.39, 2316.33, 2515.69}},
-      {"global-interleaved", "Non Coalesced + No Shared Mem.",
+      {"global-interleaved",
+       "Non Coalesced + No Shared Mem.",
        {569, 1126.41, 2398.14, 2435.27, 2707.95}},
   };
   return series;

@@ -47,7 +47,8 @@ void distanceAndRounding(const PointSet& s, int64_t i, const double* c, double& 
 }
 
 std::string neverWritten(int64_t i) {
-  return "point " + std::to_string(i) + " was never processed (its label or distance is still "
+  return "point " + std::to_string(i) +
+         " was never processed (its label or distance is still "
          "the poison written before the run)";
 }
 
@@ -60,7 +61,8 @@ Verification verifyKCenters(const PointSet& s, const KCentersReference& referenc
                             const std::vector<float>& radius) {
   Verification v;
   v.performed = true;
-  v.reference = "CPU k-centers in double (farthest point; ties: lowest point index, earlier center)";
+  v.reference =
+      "CPU k-centers in double (farthest point; ties: lowest point index, earlier center)";
   const double tol = tieTolerance(s.d);
   v.tolerance = tol;
   const int k = static_cast<int>(reference.centers.size());
@@ -72,7 +74,8 @@ Verification verifyKCenters(const PointSet& s, const KCentersReference& referenc
   for (size_t j = 0; usable && j < got.size(); ++j) usable = got[j] >= 0 && got[j] < n;
   if (!usable || static_cast<int64_t>(run.labels.size()) != n ||
       static_cast<int64_t>(distances.size()) != n) {
-    std::string what = "the run's center sequence is not K valid point indices from the same first center";
+    std::string what =
+        "the run's center sequence is not K valid point indices from the same first center";
     for (size_t j = 0; j < got.size(); ++j)
       if (got[j] < 0 || got[j] >= n) {
         what = "center " + std::to_string(j + 1) + " is point index " + std::to_string(got[j]) +
@@ -95,8 +98,10 @@ Verification verifyKCenters(const PointSet& s, const KCentersReference& referenc
     const int64_t chose = got[static_cast<size_t>(j) + 1];
     const int64_t farthest = along.farthest[static_cast<size_t>(j)];
     if (chose == farthest) continue;
-    const double a = along.chosenDist[static_cast<size_t>(j)], b = along.radius[static_cast<size_t>(j)];
-    if (a >= b * (1.0 - tol)) ++centerTies;
+    const double a = along.chosenDist[static_cast<size_t>(j)],
+                 b = along.radius[static_cast<size_t>(j)];
+    if (a >= b * (1.0 - tol))
+      ++centerTies;
     else
       p.add("center " + std::to_string(j + 2) + ": the run chose point " + std::to_string(chose) +
             " at squared distance " + num(a) + "; the farthest is point " +
@@ -122,13 +127,15 @@ Verification verifyKCenters(const PointSet& s, const KCentersReference& referenc
     const double err = std::fabs(gd - rd);
     if (rd > 0) maxRel = std::max(maxRel, err / rd);
     if (!(err <= tol * rd)) {
-      p.add("point " + std::to_string(i) + ": squared distance " + num(gd) + ", reference " + num(rd));
+      p.add("point " + std::to_string(i) + ": squared distance " + num(gd) + ", reference " +
+            num(rd));
       continue;
     }
     const int32_t rl = along.labels[static_cast<size_t>(i)];
     if (gl != rl) {
       const double alt = squaredDistance(s, i, &s.values[static_cast<size_t>(got[gl]) * s.d]);
-      if (std::fabs(alt - rd) <= tol * std::max(alt, rd)) ++labelTies;
+      if (std::fabs(alt - rd) <= tol * std::max(alt, rd))
+        ++labelTies;
       else
         p.add("point " + std::to_string(i) + ": nearest center " + std::to_string(gl) +
               ", reference " + std::to_string(rl));
@@ -142,10 +149,12 @@ Verification verifyKCenters(const PointSet& s, const KCentersReference& referenc
   if (!v.passed) {
     v.note = p.first;
   } else {
-    v.note = same ? "same " + std::to_string(k) + " centers" : "center sequence checked step by step";
+    v.note =
+        same ? "same " + std::to_string(k) + " centers" : "center sequence checked step by step";
     v.note += "; every point's label and distance checked";
     if (centerTies) v.note += "; " + std::to_string(centerTies) + " center choice(s) at a near tie";
-    if (labelTies) v.note += "; " + std::to_string(labelTies) + " point(s) equidistant from two centers";
+    if (labelTies)
+      v.note += "; " + std::to_string(labelTies) + " point(s) equidistant from two centers";
   }
   return v;
 }
@@ -183,7 +192,8 @@ Verification verifyKMeans(const PointSet& s, const KMeansReference& reference,
     double da, ra, db, rb;
     distanceAndRounding(s, i, &reference.centers[static_cast<size_t>(gl) * s.d], da, ra);
     distanceAndRounding(s, i, &reference.centers[static_cast<size_t>(rl) * s.d], db, rb);
-    if (std::fabs(da - db) <= tol * std::max(da, db) + ra + rb) ++ties;
+    if (std::fabs(da - db) <= tol * std::max(da, db) + ra + rb)
+      ++ties;
     else
       p.add("point " + std::to_string(i) + ": cluster " + std::to_string(gl) + " at " + num(da) +
             ", reference cluster " + std::to_string(rl) + " at " + num(db));
@@ -214,8 +224,8 @@ Verification verifyKMeans(const PointSet& s, const KMeansReference& reference,
     }
   }
   if (run.clusterSizes.size() != static_cast<size_t>(k)) {
-    p.add("the run reported " + std::to_string(run.clusterSizes.size()) + " cluster sizes for K = " +
-          std::to_string(k));
+    p.add("the run reported " + std::to_string(run.clusterSizes.size()) +
+          " cluster sizes for K = " + std::to_string(k));
   } else {
     for (int c = 0; c < k; ++c)
       if (run.clusterSizes[static_cast<size_t>(c)] != histogram[static_cast<size_t>(c)]) {
@@ -232,8 +242,8 @@ Verification verifyKMeans(const PointSet& s, const KMeansReference& reference,
     for (size_t e = 0; e < run.centers.size(); ++e)
       centerErr = std::max(centerErr, std::fabs(run.centers[e] - reference.centers[e]));
   else
-    p.add("the run returned " + std::to_string(run.centers.size()) + " center components, expected " +
-          std::to_string(reference.centers.size()));
+    p.add("the run returned " + std::to_string(run.centers.size()) +
+          " center components, expected " + std::to_string(reference.centers.size()));
   if (ties == 0 && !(centerErr <= 1e-5 * std::max(scale, 1e-30)))
     p.add("centers differ by up to " + num(centerErr) + " (data scale " + num(scale) + ")");
 
@@ -288,7 +298,8 @@ void KMeansStepCheck::iteration(const std::vector<float>& centers,
         const size_t e = static_cast<size_t>(c) * d + j;
         const double expected = count[c] ? sum[e] / double(count[c]) : double(previousCenters_[e]);
         // The kernel rounds a double mean to float once; its sum order differs: one ulp at most.
-        if (!(std::fabs(centers[e] - expected) <= 3.0 * kUnitRoundoff * std::fabs(expected) + 1e-30)) {
+        if (!(std::fabs(centers[e] - expected) <=
+              3.0 * kUnitRoundoff * std::fabs(expected) + 1e-30)) {
           problem(it + "center " + std::to_string(c) + " component " + std::to_string(j) + " is " +
                   num(centers[e]) + ", the mean of its points is " + num(expected));
           break;
@@ -323,10 +334,12 @@ void KMeansStepCheck::iteration(const std::vector<float>& centers,
       }
       score += own;
       if (bestC == l) continue;
-      if (own - best <= tol * own) ++chunkTies[chunk];
+      if (own - best <= tol * own)
+        ++chunkTies[chunk];
       else if (chunkBad[chunk]++ == 0)
         badText[chunk] = "point " + std::to_string(i) + " is in cluster " + std::to_string(l) +
-                         " at " + num(own) + "; cluster " + std::to_string(bestC) + " is at " + num(best);
+                         " at " + num(own) + "; cluster " + std::to_string(bestC) + " is at " +
+                         num(best);
     }
     chunkScore[static_cast<size_t>(chunk)] = score;
   });
@@ -343,7 +356,8 @@ void KMeansStepCheck::iteration(const std::vector<float>& centers,
                                        : std::fabs(score - expectedScore);
   maxError_ = std::max(maxError_, err);
   if (!(err <= kInertiaTolerance))
-    problem(it + "score " + num(score) + ", the labels' squared distances sum to " + num(expectedScore));
+    problem(it + "score " + num(score) + ", the labels' squared distances sum to " +
+            num(expectedScore));
   std::vector<int64_t> hist(static_cast<size_t>(k_), 0);
   for (int32_t l : labels)
     if (l >= 0 && l < k_) ++hist[static_cast<size_t>(l)];
@@ -388,15 +402,18 @@ Verification KMeansStepCheck::finish(const ClusteringOutput& run) const {
               ", its last iteration gave " + std::to_string(previousLabels_[at]),
           differ);
   } else {
-    add("the run reported " + std::to_string(run.labels.size()) + " labels for " + std::to_string(s_.n) + " points");
+    add("the run reported " + std::to_string(run.labels.size()) + " labels for " +
+        std::to_string(s_.n) + " points");
   }
   if (run.centers != lastCenters_) add("the reported centers are not the last iteration's");
   if (!(std::fabs(run.inertia - lastScore_) <= kInertiaTolerance * std::fabs(lastScore_)))
-    add("reported inertia " + num(run.inertia) + ", the last iteration's score is " + num(lastScore_));
+    add("reported inertia " + num(run.inertia) + ", the last iteration's score is " +
+        num(lastScore_));
   v.mismatches = problems;
   v.maxError = maxError_;
   v.passed = problems == 0;
-  if (!v.passed) v.note = first;
+  if (!v.passed)
+    v.note = first;
   else
     v.note = "every label, center and score of " + std::to_string(iterations_) +
              " iteration(s) checked from the run's own state" +
