@@ -99,6 +99,29 @@ void printClusteringDetails(std::ostream& out, const RunResult& run) {
       out << (i ? "," : "") << " " << v.phases[i].name << " " << ms(v.phases[i].ms) << " ms";
     out << "\n";
   }
+  printClusteringSpeedups(out, run);
+}
+
+void printClusteringSpeedups(std::ostream& out, const RunResult& run) {
+  // The seed's formulas against the slowest variant of this run.
+  const VariantResult* slowest = nullptr;
+  int ran = 0;
+  for (const auto& v : run.variants)
+    if (v.ok && v.total.medianMs > 0) {
+      ++ran;
+      if (!slowest || v.total.medianMs > slowest->total.medianMs) slowest = &v;
+    }
+  if (ran < 2) return;
+  out << "  speed-up S = T_old / T_new and gain % = (T_old - T_new) / T_old * 100 against "
+      << slowest->variant << ":";
+  for (const auto& v : run.variants) {
+    if (!v.ok || &v == slowest || v.total.medianMs <= 0) continue;
+    auto c = clustering::compareVariants(run, slowest->variant, v.variant);
+    if (c)
+      out << " " << v.variant << " S = " << formatFixed(c->speedup, 2) << " ("
+          << formatFixed(c->gainPercent, 1) << "%);";
+  }
+  out << "\n";
 }
 
 bool benchClustering(const CliOptions& o, BackendChoice backend, const std::string& part,

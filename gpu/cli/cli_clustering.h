@@ -11,8 +11,10 @@
 
 namespace kernellab::cli {
 
-// Per variant: iterations, inertia, cluster sizes, each kernel's launches and times, the phases.
+// Per variant: iterations, inertia, cluster sizes, each kernel's launches and times, the phases;
+// then the seed's speed-up and gain of every variant against the slowest.
 void printClusteringDetails(std::ostream& out, const RunResult& run);
+void printClusteringSpeedups(std::ostream& out, const RunResult& run);
 
 // `bench clustering|kcenters|kmeans`: appends every run to `file`; false when a run failed.
 bool benchClustering(const CliOptions& o, BackendChoice backend, const std::string& part,
