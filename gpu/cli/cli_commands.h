@@ -23,6 +23,7 @@ struct CliOptions {
   std::string layout, memory, init, shape, input, centers;
   int maxIter = -1;
   double epsilon = -1;
+  double noise = -1;                  // clustering blobs: share of uniform noise points
   int reps = -1;
   int warmup = -1;
   long long seed = -1;

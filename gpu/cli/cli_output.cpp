@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli_clustering.h"
 #include "kernellab/errors.h"
 #include "kernellab/text.h"
 
@@ -92,6 +93,8 @@ void printRunTable(std::ostream& out, const RunResult& run) {
           << formatFixed(v.scheduleOverheadPct, 1) << "%";
     out << "\n";
   }
+  if (run.request.family == Family::KMeans || run.request.family == Family::KCenters)
+    printClusteringDetails(out, run);
   if (cpu) out << "Timings are CPU timings of the CPU executor, not GPU timings.\n";
   out << "Bandwidth in decimal GB/s (1e9 B/s), each input read once and each output written once.\n";
   if (!run.ok) out << "FAILED: " << run.message << "\n";

@@ -41,10 +41,15 @@ int main(int argc, char** argv) {
 
   auto* bench = app.add_subcommand(
       "bench", "Reference workloads with ratios to the ceilings measured in the same run");
-  bench->add_option("family", o.families, "transpose | clustering | knn | all (default all)")->delimiter(',');
+  bench->add_option("family", o.families, "transpose | clustering (kcenters, kmeans) | knn | all (default all)")->delimiter(',');
   bench->add_option("--backend", o.backend, "auto | cpu | cuda");
   bench->add_option("--sizes", o.sizes, "Override the transpose sizes, e.g. 1024x1024,2048x2048")->delimiter(',');
-  bench->add_option("--reps", o.reps, "Timed repetitions (default 20)");
+  bench->add_option("--reps", o.reps, "Timed repetitions (default 20; clustering 3)");
+  bench->add_option("--n", o.n, "clustering: points (default 1000000, the seed's workload)");
+  bench->add_option("--k", o.k, "clustering: clusters (default 100)");
+  bench->add_option("--d", o.d, "clustering: dimensions (default 200)");
+  bench->add_option("--tpb", o.tpb, "clustering: threads per block, comma list (default 64,128,256,512,1024)");
+  bench->add_option("--max-iter", o.maxIter, "clustering: k-means iterations (default 10)");
   bench->add_option("--json", o.jsonPath, "Write every run as a results file");
   bench->add_option("--csv", o.csvPath, "Write a CSV row per variant");
 

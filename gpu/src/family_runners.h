@@ -11,6 +11,10 @@ namespace kernellab::detail {
 void validateTranspose(const RunRequest& r, const BackendDecision& d);
 RunResult runTranspose(const RunRequest& r, const BackendDecision& d, const RunHooks& hooks);
 
+// k-means and k-centers (gpu/kernels/clustering/clustering_family.cpp).
+void validateClustering(const RunRequest& r, const BackendDecision& d);
+RunResult runClustering(const RunRequest& r, const BackendDecision& d, const RunHooks& hooks);
+
 // Free memory the backend can use: device memory for CUDA, physical memory for the CPU.
 uint64_t availableMemory(const BackendDecision& d);
 

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+// The clustering family (seed 003, after the Campaign library): k-centers and k-means with the
+// memory and layout switches, the seed's point generator, loaders for the user's own points,
+// initial centers, CPU references in double, gold-result verification and the seed's speed-up and
+// gain formulas. See docs/clustering.md.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "kernellab/clustering_phases.h"
+#include "kernellab/request.h"
+#include "kernellab/result.h"
+
+namespace kernellab::clustering {
+
+// ---- variants ---------------------------------------------------------------------------------
+
+struct VariantInfo {
+  std::string id;        // "<memory>-<layout>", e.g. "shared-coalesced"
+  ScratchMemory memory;  // where reductions keep their scratch (k-means: also the centroid stage)
+  DataLayout layout;     // how the points are stored
+  std::string title;     // short label for charts: "Coalesced + shared"
+  std::string explanation;  // one line: what this switch changes
+};
+
+// The four seed variants, in the order the thesis plots them. Later issues add "best" and
+// "cublas" rows to this table.
+const std::vector<VariantInfo>& variants();
+std::optional<VariantInfo> variantFromString(const std::string& id);
+// "all" or a list of ids; throws InputError naming an unknown id and listing the known ones.
+std::vector<VariantInfo> parseVariants(const std::vector<std::string>& ids);
+
+// Kernels of an algorithm in launch order within an iteration; IterationRecord::kernelMs and
+// VariantResult::kernels follow this order.
+const std::vector<std::string>& kernelNames(Family family);
+
+// ---- points -------------------------------------------------------------------------------------
+
+struct PointSet {
+  int64_t n = 0;
+  int d = 0;
+  std::vector<float> values;   // point-major: values[i * d + j]
+  std::vector<int32_t> truth;  // generator's cluster of each point (-1 = noise); empty when loaded
+  std::string source;          // "seed generator N=.. K=.. D=.." or the file path
+};
+
+// The request's dataset: loads p.inputPath (CSV or .npy) when set, otherwise generates
+// (p.shape: the seed's generator or Gaussian blobs with noise), seeded and reproducible.
+PointSet makePoints(const ClusteringProblem& p, uint64_t seed);
+
+// The seed's generator (thesis 4.1.3): K clusters of N/K points (the first N % K clusters get one
+// more, so all N points exist), centers spread apart, every coordinate the center's plus or minus
+// a random offset in [0, radius) in steps of 0.01 (the seed's (rand() % RADIUS) / 100), plus for
+// even points of a cluster and minus for odd ones. Points are stored cluster after cluster.
+PointSet generateSeedPoints(int64_t n, int k, int d, double radius, uint64_t seed);
+
+// Gaussian blobs with different spreads (sigma between 0.15 and 0.5 radius) and a share of
+// uniform noise (truth -1), shuffled so that no cluster sits in a contiguous range.
+PointSet generateBlobs(int64_t n, int k, int d, double radius, double noiseFraction, uint64_t seed);
+
+// .csv (header optional; comma, semicolon, tab or space separated) or .npy (float32/float64,
+// C order, shape (N, D) or (N,)). Throws InputError naming the file, line and field (CSV) or the
+// header field (.npy): malformed numbers, NaN/Inf, values beyond float32, ragged rows, no points,
+// D = 0, wrong dtype, Fortran order, truncated data.
+PointSet loadPoints(const std::string& path);
+
+// Given initial centers: a K x D points file; throws InputError when its shape is not K x D.
+std::vector<float> loadCenters(const std::string& path, int k, int d);
+
+// X[d * N + i], the "coalesced" arrangement (the seed's generateClustersContiguous).
+std::vector<float> toDimensionMajor(const PointSet& s);
+
+// Owns the points arranged in `Layout`; the only host-side maker of PointsView<Layout>.
+template <class Layout>
+class ArrangedPoints {
+ public:
+  explicit ArrangedPoints(const PointSet& s) : n_(s.n), d_(s.d) {
+    static_assert(
+        std::is_same_v<Layout, CoalescedLayout> || std::is_same_v<Layout, InterleavedLayout>,
+        "unknown layout");
+    if constexpr (std::is_same_v<Layout, CoalescedLayout>)
+      values_ = toDimensionMajor(s);
+    else
+      values_ = s.values;
+  }
+  PointsView<Layout> view() const { return PointsView<Layout>(values_.data(), n_, d_); }
+  const std::vector<float>& values() const { return values_; }
+  int64_t n() const { return n_; }
+  int d() const { return d_; }
+
+ private:
+  std::vector<float> values_;
+  int64_t n_;
+  int d_;
+};
+
+// ---- initial centers ----------------------------------------------------------------------------
+
+struct InitialCenters {
+  std::vector<float> values;     // K x D, point-major
+  std::vector<int64_t> indices;  // the points they were taken from (empty for given centers)
+  std::string how;               // "first 16 points", "k-means++ (seed 1)", "centers.npy"
+};
+
+// k-means: the first K points, K distinct random points, k-means++ (D^2 sampling, what users of
+// scikit-learn expect) or the centers in `centersPath`. Seeded and reproducible.
+InitialCenters initialCenters(const PointSet& s, int k, InitMethod method, uint64_t seed,
+                              const std::string& centersPath = {});
+
+// k-centers starts from one point: index 0 (first) or a seeded random one. Other methods throw
+// InputError (they choose K centers, k-centers chooses them itself).
+int64_t firstCenter(const PointSet& s, InitMethod method, uint64_t seed);
+
+// ---- CPU references (multithreaded, accumulate in double)
+// ----------------------------------------
+
+struct KCentersReference {
+  std::vector<int64_t> centers;    // point indices, in the order chosen
+  std::vector<int32_t> labels;     // index into `centers` of each point's nearest center
+  std::vector<double> minDist;     // squared distance to the nearest center
+  std::vector<double> radius;      // after center j: the largest minDist (squared)
+  std::vector<int64_t> farthest;   // after center j: the farthest point (lowest index at ties)
+  std::vector<double> chosenDist;  // after center j: minDist of centers[j + 1]
+};
+
+// Farthest-point k-centers from `first`; ties pick the lowest point index, and a point at equal
+// distance from two centers keeps the earlier one.
+KCentersReference referenceKCenters(const PointSet& s, int k, int64_t first);
+// The same computation along a given center sequence (to judge a GPU run that took a near tie).
+KCentersReference referenceKCentersAlong(const PointSet& s, const std::vector<int64_t>& centers);
+
+struct KMeansReference {
+  std::vector<double> centers;  // K x D
+  std::vector<int32_t> labels;
+  std::vector<double> scores;  // per iteration: sum of squared distances to the assigned center
+  std::vector<int64_t> sizes;
+  int iterations = 0;
+  double inertia = 0;  // the last score
+};
+
+// Lloyd's algorithm as the kernels run it: iteration 1 assigns to the initial centers and scores;
+// every later one first moves each center to its points' mean (an empty cluster keeps its
+// center). Stops after `maxIterations`, or when |score - previous| <= epsilon * previous
+// (epsilon < 0: never early, run exactly maxIterations). Ties go to the lower cluster index.
+KMeansReference referenceKMeans(const PointSet& s, const std::vector<float>& initial, int k,
+                                int maxIterations, double epsilon);
+
+// One point's squared distance to a point-major center row, in double.
+double squaredDistance(const PointSet& s, int64_t i, const float* center);
+
+// ---- verification (gold results, thesis 4.3.2) -------------------------------------------------
+
+// Relative tolerance of a float32 squared distance summed over D terms (each term and the sum
+// round once): max(1e-6, 4 (D + 2) 2^-24). Two distances closer than this are a tie that float
+// rounding may order either way.
+double tieTolerance(int d);
+
+// k-means inertia and per-iteration scores must match the reference to this relative error.
+inline constexpr double kInertiaTolerance = 1e-5;
+
+// Checks every point: its label and squared distance against the reference along the run's
+// center sequence, and that sequence itself (each center the farthest point, or a near tie).
+// `distances` and `radius` are the run's float outputs; NaN means never written.
+Verification verifyKCenters(const PointSet& s, const KCentersReference& reference,
+                            const ClusteringOutput& run, const std::vector<float>& distances,
+                            const std::vector<float>& radius);
+
+// Checks every label against the reference run from the same initial centers for the same number
+// of iterations (a different label passes only at a tie, counted in the note), the inertia and
+// every iteration's score to kInertiaTolerance, and the cluster sizes.
+Verification verifyKMeans(const PointSet& s, const KMeansReference& reference,
+                          const ClusteringOutput& run, const std::vector<double>& scores);
+
+// Checks a k-means run iteration by iteration from its own state, so a run that took a tie
+// (float rounding ordering two equal distances the other way) and so left the independent
+// reference's path is still checked completely. Feed every iteration in order: the centers the
+// iteration assigned to, the labels and score it produced. Each iteration's centers must be the
+// means of the previous labels (the initial centers first; an empty cluster keeps its center),
+// each label the nearest center in double (or a tie), each score the sum of squared distances
+// (kInertiaTolerance) and each count the label histogram. finish() also requires the run's
+// reported labels, centers and inertia to be its last iteration's.
+class KMeansStepCheck {
+ public:
+  KMeansStepCheck(const PointSet& s, std::vector<float> initial, int k);
+  void iteration(const std::vector<float>& centers, const std::vector<int32_t>& labels,
+                 double score, const std::vector<int32_t>& counts);
+  Verification finish(const ClusteringOutput& run) const;
+
+ private:
+  void problem(const std::string& text);
+  const PointSet& s_;
+  int k_;
+  std::vector<float> previousCenters_;
+  std::vector<int32_t> previousLabels_;
+  std::vector<float> lastCenters_;
+  double lastScore_ = 0;
+  int iterations_ = 0;
+  int64_t ties_ = 0;
+  uint64_t problems_ = 0;
+  std::string firstProblem_;
+  double maxError_ = 0;
+};
+
+// ---- the seed's timing formulas (thesis 4.3.1) -------------------------------------------------
+
+// Speed-up S = T_old / T_new (> 1: the new variant is faster).
+double speedup(double tOld, double tNew);
+// Gain % = (T_old - T_new) / T_old * 100 (the share of the old time saved).
+double gainPercent(double tOld, double tNew);
+
+struct Comparison {
+  std::string oldVariant, newVariant;
+  double oldMs = 0, newMs = 0;
+  double speedup = 0;
+  double gainPercent = 0;
+};
+// Compares two variants of one run by their median total time; empty when either did not run.
+std::optional<Comparison> compareVariants(const RunResult& run, const std::string& oldVariant,
+                                          const std::string& newVariant);
+
+// The thesis's GTX Titan k-centers times (figure 19, N = 1e6, K = 100, D = 200), milliseconds for
+// 64, 128, 256, 512 and 1024 threads per block. Below 256 the library sized the grid with 256
+// threads, so those runs skipped points (docs/clustering.md).
+struct PublishedSeries {
+  std::string variant;     // our id
+  std::string label;       // the thesis's legend
+  std::vector<double> ms;  // parallel to publishedTpb()
+};
+const std::vector<int>& publishedTpb();
+const std::vector<PublishedSeries>& publishedFigure19();
+inline constexpr const char* kPublishedSource = "published, GTX Titan, Orrit 2017";
+
+}  // namespace kernellab::clustering

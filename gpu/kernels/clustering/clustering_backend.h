@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// What the clustering runner needs from a backend: buffers for one variant, one k-centers center
+// or one k-means iteration at a time (timed per kernel), the downloads, and the copy ceiling.
+// Implemented on the CPU executor and on CUDA; the runner owns the loops, the stopping rule, the
+// hooks and the verification, so both backends run the algorithm the same way.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernellab/clustering.h"
+#include "kernellab/result.h"
+
+namespace kernellab::clustering {
+
+struct KCentersStep {
+  std::vector<double> kernelMs;  // distance, select
+  float radius = 0;              // largest squared distance to the nearest center, after center j
+  int32_t next = -1;             // center j + 1 (a point index), -1 after the last center
+};
+
+struct KMeansStep {
+  std::vector<double> kernelMs;  // centroids (0 in the first iteration), assign, score
+  std::vector<double> clusterScore;
+  std::vector<int32_t> clusterCount;
+};
+
+struct RecordedSchedule {
+  std::string kernel;               // which kernel was recorded
+  std::vector<BlockRecord> blocks;  // tileX = the block's index, tileY = 0
+  double ms = 0;                    // the instrumented launch's time
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string clock() const = 0;  // "cuda-events" or "cpu-steady-clock"
+
+  // Allocates the variant's buffers and copies the points, arranged in the variant's layout, to
+  // them. Appends the phases "arrange layout (host)", "allocate" and "host to device".
+  virtual void prepare(const VariantInfo& v, Family family, int threadsPerBlock,
+                       std::vector<PhaseTiming>& phases) = 0;
+  // Registers, shared memory and occupancy of each kernel of the family at this launch (CUDA).
+  virtual std::vector<std::optional<ResourceUsage>> resources() = 0;
+
+  // Poisons labels, distances and center indices (NaN / -1), then sets center 0.
+  virtual void kcentersBegin(int64_t firstCenter) = 0;
+  // Center j: the distance kernel, then the select kernel; reads back radius j and center j + 1.
+  virtual KCentersStep kcentersStep(int j, int k) = 0;
+
+  // Poisons labels and scores, uploads the initial centers.
+  virtual void kmeansBegin(const std::vector<float>& centers) = 0;
+  // One Lloyd iteration: centroids (when iteration > 0), assign, score; reads back the K scores.
+  virtual KMeansStep kmeansStep(int iteration) = 0;
+
+  // Downloads; each returns its milliseconds.
+  virtual double downloadLabels(std::vector<int32_t>& out) = 0;
+  virtual double downloadDistances(std::vector<float>& out) = 0;  // k-centers
+  virtual double downloadCentroids(std::vector<float>& out) = 0;  // k-means, K x D
+
+  // Launches the per-point kernel once more with per-block %smid / %globaltimer records: the
+  // k-means assign kernel, or the k-centers distance kernel for center `lastCenter` (both leave
+  // the results as they were). Empty where blocks cannot be recorded (the CPU).
+  virtual std::optional<RecordedSchedule> recordSchedule(int lastCenter) = 0;
+
+  // Frees the variant's buffers; appends the phase "free".
+  virtual void release(std::vector<PhaseTiming>& phases) = 0;
+
+  // A plain copy of the point buffer (cudaMemcpy device to device, or memcpy), read + write bytes.
+  virtual Ceiling copyCeiling(int warmup, int reps) = 0;
+};
+
+std::unique_ptr<Backend> makeCpuBackend(const PointSet& points, int k);
+// Defined only in CUDA builds; throws CudaError.
+std::unique_ptr<Backend> makeCudaBackend(const PointSet& points, int k);
+
+}  // namespace kernellab::clustering

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+// The clustering variant table, kernel names, the seed's speed-up and gain formulas and the
+// thesis's published figure-19 numbers.
+#include <algorithm>
+
+#include "kernellab/clustering.h"
+#include "kernellab/errors.h"
+#include "kernellab/text.h"
+
+namespace kernellab::clustering {
+
+const std::vector<VariantInfo>& variants() {
+  static const std::vector<VariantInfo> table = {
+      {"shared-coalesced", ScratchMemory::Shared, DataLayout::Coalesced, "Coalesced + shared",
+       "Points stored dimension-major (a warp reads 32 consecutive floats); reductions and the "
+       "centroid stage in shared memory. The seed's fastest variant."},
+      {"global-coalesced", ScratchMemory::Global, DataLayout::Coalesced, "Coalesced + global",
+       "Coalesced points; the reductions' scratch in a per-block slice of global memory and the "
+       "k-means centroids read straight from global memory."},
+      {"shared-interleaved", ScratchMemory::Shared, DataLayout::Interleaved, "Interleaved + shared",
+       "Points stored point-major (a warp's 32 reads are D floats apart: 32 sectors per request); "
+       "scratch in shared memory."},
+      {"global-interleaved", ScratchMemory::Global, DataLayout::Interleaved, "Interleaved + global",
+       "Point-major points and global-memory scratch: neither optimization. The seed's slowest "
+       "variant."},
+  };
+  return table;
+}
+
+std::optional<VariantInfo> variantFromString(const std::string& id) {
+  const std::string lower = toLower(id);
+  for (const auto& v : variants())
+    if (v.id == lower) return v;
+  return std::nullopt;
+}
+
+std::vector<VariantInfo> parseVariants(const std::vector<std::string>& ids) {
+  std::vector<VariantInfo> out;
+  auto addUnique = [&](const VariantInfo& v) {
+    if (std::none_of(out.begin(), out.end(), [&](const VariantInfo& o) { return o.id == v.id; }))
+      out.push_back(v);
+  };
+  for (const auto& id : ids) {
+    if (toLower(id) == "all") {
+      for (const auto& v : variants()) addUnique(v);
+      continue;
+    }
+    auto v = variantFromString(id);
+    if (!v) {
+      std::string known;
+      for (const auto& k : variants()) known += (known.empty() ? "" : ", ") + k.id;
+      throw InputError("--variant " + id + ": unknown clustering variant (known: " + known +
+                       ", all; or --memory shared|global --layout coalesced|interleaved)");
+    }
+    addUnique(*v);
+  }
+  if (out.empty()) out = variants();
+  return out;
+}
+
+const std::vector<std::string>& kernelNames(Family family) {
+  static const std::vector<std::string> kcenters = {"kcentersDistanceKernel",
+                                                    "kcentersSelectKernel"};
+  static const std::vector<std::string> kmeans = {"calcCentroidsKernel", "assignToClustersKernel",
+                                                  "calcScoreKernel"};
+  return family == Family::KCenters ? kcenters : kmeans;
+}
+
+double speedup(double tOld, double tNew) { return tNew > 0 ? tOld / tNew : 0.0; }
+
+double gainPercent(double tOld, double tNew) {
+  return tOld > 0 ? (tOld - tNew) / tOld * 100.0 : 0.0;
+}
+
+std::optional<Comparison> compareVariants(const RunResult& run, const std::string& oldVariant,
+                                          const std::string& newVariant) {
+  const VariantResult* a = nullptr;
+  const VariantResult* b = nullptr;
+  for (const auto& v : run.variants) {
+    if (v.variant == oldVariant && v.ok) a = &v;
+    if (v.variant == newVariant && v.ok) b = &v;
+  }
+  if (!a || !b || a->total.medianMs <= 0 || b->total.medianMs <= 0) return std::nullopt;
+  Comparison c;
+  c.oldVariant = oldVariant;
+  c.newVariant = newVariant;
+  c.oldMs = a->total.medianMs;
+  c.newMs = b->total.medianMs;
+  c.speedup = speedup(c.oldMs, c.newMs);
+  c.gainPercent = gainPercent(c.oldMs, c.newMs);
+  return c;
+}
+
+const std::vector<int>& publishedTpb() {
+  static const std::vector<int> tpb = {64, 128, 256, 512, 1024};
+  return tpb;
+}
+
+const std::vector<PublishedSeries>& publishedFigure19() {
+  static const std::vector<PublishedSeries> series = {
+      {"shared-coalesced", "Coalesced + Shared Mem.", {73.51, 143.59, 283.28, 286.42, 298.23}},
+      {"global-coalesced", "Coalesced + No Shared Mem.", {81.74, 157.27, 304.44, 328.09, 370.39}},
+      {"shared-interleaved",
+       "Non Coalesced + Shared Mem.",
+       {550.866, 1042.09, 2198.39, 2316.33, 2515.69}},
+      {"global-interleaved",
+       "Non Coalesced + No Shared Mem.",
+       {569, 1126.41, 2398.14, 2435.27, 2707.95}},
+  };
+  return series;
+}
+
+}  // namespace kernellab::clustering
