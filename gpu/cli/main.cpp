@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
       "bench", "Reference workloads with ratios to the ceilings measured in the same run");
   bench->add_option("family", o.families, "transpose | clustering | knn | all (default all)")->delimiter(',');
   bench->add_option("--backend", o.backend, "auto | cpu | cuda");
-  bench->add_option("--sizes", o.sizes, "Override the transpose sizes, e.g. 1024x1024,2048x2048")->delimiter(',');
+  bench->add_option("--sizes", o.sizes, "Override the sizes: transpose WxH, knn image ROWSxCOLS[xC], e.g. 1024x1024,2048x2048")->delimiter(',');
   bench->add_option("--reps", o.reps, "Timed repetitions (default 20)");
   bench->add_option("--json", o.jsonPath, "Write every run as a results file");
   bench->add_option("--csv", o.csvPath, "Write a CSV row per variant");

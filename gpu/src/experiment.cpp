@@ -6,6 +6,7 @@
 #include "backend_internal.h"
 #include "family_runners.h"
 #include "kernellab/errors.h"
+#include "kernellab/knn.h"
 #include "kernellab/text.h"
 #include "kernellab/transpose.h"
 
@@ -33,7 +34,7 @@ uint64_t availableMemory(const BackendDecision& d) {
 namespace {
 
 void requireImplemented(Family f) {
-  if (f != Family::Transpose)
+  if (f != Family::Transpose && f != Family::Knn)
     throw InputError(std::string("family '") + toString(f) + "' is not available in this build");
 }
 
@@ -45,6 +46,9 @@ void validateRequest(const RunRequest& request) {
   switch (request.family) {
     case Family::Transpose:
       detail::validateTranspose(request, d);
+      break;
+    case Family::Knn:
+      detail::validateKnn(request, d);
       break;
     default:
       break;
@@ -59,6 +63,9 @@ RunResult runExperiment(const RunRequest& request, const RunHooks& hooks) {
     switch (request.family) {
       case Family::Transpose:
         res = detail::runTranspose(request, d, hooks);
+        break;
+      case Family::Knn:
+        res = detail::runKnn(request, d, hooks);
         break;
       default:
         break;
@@ -139,6 +146,8 @@ std::vector<VariantDescription> describeVariants(Family family) {
   std::vector<VariantDescription> out;
   if (family == Family::Transpose)
     for (const auto& v : transpose::variants()) out.push_back({v.id, v.title, v.explanation});
+  if (family == Family::Knn)
+    for (const auto& v : knn::variants()) out.push_back({v.id, v.title, v.explanation});
   return out;
 }
 

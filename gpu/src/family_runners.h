@@ -11,6 +11,9 @@ namespace kernellab::detail {
 void validateTranspose(const RunRequest& r, const BackendDecision& d);
 RunResult runTranspose(const RunRequest& r, const BackendDecision& d, const RunHooks& hooks);
 
+void validateKnn(const RunRequest& r, const BackendDecision& d);
+RunResult runKnn(const RunRequest& r, const BackendDecision& d, const RunHooks& hooks);
+
 // Free memory the backend can use: device memory for CUDA, physical memory for the CPU.
 uint64_t availableMemory(const BackendDecision& d);
 

@@ -17,6 +17,7 @@ struct VerifyCase {
 
 // `quick` trims the list for CPU-only CI runs; the full list is what runs on a GPU.
 std::vector<VerifyCase> transposeVerifyCases(bool quick);
+std::vector<VerifyCase> knnVerifyCases(bool quick);
 std::vector<VerifyCase> verifySuite(bool quick, const std::vector<Family>& families = {});
 
 }  // namespace kernellab
