@@ -333,7 +333,7 @@ void to_json(json& j, const KnnWindowMismatch& v) {
            {"tie_swaps", v.tieSwaps},
            {"different_neighbours", v.differentNeighbours},
            {"mismatch_pct", v.mismatchPct},
-           {"slots", v.slots},
+           {"slots", v.slotsCompared},
            {"slots_mismatched", v.slotsMismatched},
            {"slot_tie_swaps", v.slotTieSwaps},
            {"slot_mismatch_pct", v.slotMismatchPct}};
@@ -345,7 +345,7 @@ void from_json(const json& j, KnnWindowMismatch& v) {
   opt(j, "tie_swaps", v.tieSwaps);
   opt(j, "different_neighbours", v.differentNeighbours);
   opt(j, "mismatch_pct", v.mismatchPct);
-  opt(j, "slots", v.slots);
+  opt(j, "slots", v.slotsCompared);
   opt(j, "slots_mismatched", v.slotsMismatched);
   opt(j, "slot_tie_swaps", v.slotTieSwaps);
   opt(j, "slot_mismatch_pct", v.slotMismatchPct);

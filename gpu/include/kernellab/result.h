@@ -131,7 +131,7 @@ struct KnnWindowMismatch {
   uint64_t differentNeighbours = 0;  // lists with a strictly nearer pixel from outside the
                                      // per-pixel window
   double mismatchPct = 0;            // mismatched / pixels, in percent
-  uint64_t slots = 0;                // neighbours compared (pixels x k): the seed's lines
+  uint64_t slotsCompared = 0;        // neighbours compared (pixels x k): the seed's lines
   uint64_t slotsMismatched = 0;      // neighbours whose index or distance differs
   uint64_t slotTieSwaps = 0;         // ... with the same distance (another pixel at a tie)
   double slotMismatchPct = 0;        // slotsMismatched / slots, in percent

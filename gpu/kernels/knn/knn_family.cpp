@@ -31,7 +31,7 @@ namespace {
 
 std::string mismatchText(const KnnWindowMismatch& m) {
   return "vs the per-pixel window: " + formatFixed(m.slotMismatchPct, 2) + "% of " +
-         std::to_string(m.slots) + " neighbours differ (" + std::to_string(m.slotTieSwaps) +
+         std::to_string(m.slotsCompared) + " neighbours differ (" + std::to_string(m.slotTieSwaps) +
          " at equal distance); " + formatFixed(m.mismatchPct, 2) + "% of " +
          std::to_string(m.pixels) + " lists (" + std::to_string(m.tieSwaps) + " tie swaps, " +
          std::to_string(m.differentNeighbours) + " with nearer pixels)";

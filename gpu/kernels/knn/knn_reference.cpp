@@ -252,7 +252,7 @@ KnnWindowMismatch classifyAgainstPerPixel(const Lists& perPixel, const Lists& re
         const size_t s = static_cast<size_t>(p * g.k + j);
         const bool index = perPixel.index[s] == rect.index[s];
         const bool distance = sameBits(perPixel.squaredDistance[s], rect.squaredDistance[s]);
-        ++m.slots;
+        ++m.slotsCompared;
         if (!index || !distance) {
           ++m.slotsMismatched;
           if (distance) ++m.slotTieSwaps;
@@ -268,7 +268,7 @@ KnnWindowMismatch classifyAgainstPerPixel(const Lists& perPixel, const Lists& re
     }
   }
   m.mismatchPct = m.pixels ? 100.0 * double(m.mismatched) / double(m.pixels) : 0.0;
-  m.slotMismatchPct = m.slots ? 100.0 * double(m.slotsMismatched) / double(m.slots) : 0.0;
+  m.slotMismatchPct = m.slotsCompared ? 100.0 * double(m.slotsMismatched) / double(m.slotsCompared) : 0.0;
   return m;
 }
 
