@@ -9,6 +9,7 @@
 
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
+#include "kernellab/json_io.h"
 #include "kernellab/knn.h"
 
 Q_DECLARE_METATYPE(kernellab::RunRequest)
@@ -429,6 +430,44 @@ class TstKnnCpu : public QObject {
     QCOMPARE(res.variants[1].knn->sharedBytesPerBlock, uint64_t(4 * 2 * (6 * 47 + 47 + 31 + 1)));
   }
 
+  void knnResultFieldsSurviveJson() {
+    RunRequest r = request(9, 11, 2, 3, 4, 16, 2);
+    r.knn.keepNeighbours = true;
+    ResultsFile file;
+    file.runs.push_back(runExperiment(r));
+    file.runs.back().variants[1].refused = true;  // as a refused variant would carry it
+    const ResultsFile back = parseResultsFile(nlohmann::json(file).dump());
+    const RunResult& a = file.runs.front();
+    const RunResult& b = back.runs.front();
+    QVERIFY(b.request.knn.keepNeighbours);
+    QCOMPARE(b.request.launch.blockY, 2);
+    QVERIFY(b.variants[1].refused);
+    QVERIFY(!b.variants[0].refused);
+    for (size_t i = 0; i < a.variants.size(); ++i) {
+      const KnnDetails& x = *a.variants[i].knn;
+      const KnnDetails& y = *b.variants[i].knn;
+      QCOMPARE(y.window, x.window);
+      QCOMPARE(y.sharedBytesPerBlock, x.sharedBytesPerBlock);
+      QCOMPARE(y.sharedOptIn, x.sharedOptIn);
+      QCOMPARE(y.candidatesPerPixel, x.candidatesPerPixel);
+      QCOMPARE(y.referencePixels, x.referencePixels);
+      QCOMPARE(y.k, 4);
+      QVERIFY(y.indices == x.indices);
+      QVERIFY(y.squaredDistances == x.squaredDistances);
+      QCOMPARE(y.versusPerPixel.has_value(), x.versusPerPixel.has_value());
+    }
+    const KnnWindowMismatch& m = *a.variants[3].knn->versusPerPixel;
+    const KnnWindowMismatch& n = *b.variants[3].knn->versusPerPixel;
+    QCOMPARE(n.pixels, m.pixels);
+    QCOMPARE(n.mismatched, m.mismatched);
+    QCOMPARE(n.tieSwaps, m.tieSwaps);
+    QCOMPARE(n.differentNeighbours, m.differentNeighbours);
+    QCOMPARE(n.slotsCompared, m.slotsCompared);
+    QCOMPARE(n.slotsMismatched, m.slotsMismatched);
+    QCOMPARE(n.slotTieSwaps, m.slotTieSwaps);
+    QCOMPARE(n.slotMismatchPct, m.slotMismatchPct);
+  }
+
   void sharedWindowBeyondTheOptInLimitIsRefusedWithTheNumbers() {
     RunRequest r = request(6, 512, 32, 4, 8, 256, 1);
     r.variants = {"shared-window", "shared-row"};
@@ -467,6 +506,9 @@ class TstKnnCpu : public QObject {
     QTest::newRow("one pixel") << request(1, 1, 1, 1, 1, 32, 1) << "single pixel";
     QTest::newRow("block 2048") << request(10, 10, 1, 4, 4, 2048, 1) << "CUDA allows at most 1024";
     QTest::newRow("cpu work") << request(4096, 4096, 8, 14, 8, 256, 1) << "the CPU backend runs at most";
+    RunRequest schedule = request(10, 10, 1, 4, 4, 64, 1);
+    schedule.recordSchedule = true;
+    QTest::newRow("schedule") << schedule << "not recorded for knn";
   }
   void badInputIsRefusedWithTheValueAndTheLimit() {
     QFETCH(RunRequest, r);

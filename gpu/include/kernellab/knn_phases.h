@@ -259,10 +259,11 @@ KL_HD void globalPhase(const Geometry& g, BlockCoord b, int tx, int ty, ThreadSt
                        Mem& m) {
   initThread(g, b, tx, ty, s, m);
   if (s.pixel >= 0) {
+    // 32-bit candidate loops: validation keeps pixels * components below 2^31.
     const PixelRange w = pixelWindow(g, s.pixel);
-    for (int64_t q = w.lo; q <= w.hi; ++q) {
+    for (int32_t q = static_cast<int32_t>(w.lo); q <= static_cast<int32_t>(w.hi); ++q) {
       if (q == s.pixel) continue;
-      offer(s, distanceGlobal(g, s, q, m), static_cast<int32_t>(q));
+      offer(s, distanceGlobal(g, s, q, m), q);
     }
   }
   writeThread(g, s, m);
@@ -282,9 +283,10 @@ KL_HD void sharedWindowPhase(const Geometry& g, int phase, BlockCoord b, int tx,
   initThread(g, b, tx, ty, s, m);
   if (s.pixel >= 0) {
     const PixelRange w = pixelWindow(g, s.pixel);
-    for (int64_t q = w.lo; q <= w.hi; ++q) {
+    const int32_t base = static_cast<int32_t>(u.lo);
+    for (int32_t q = static_cast<int32_t>(w.lo); q <= static_cast<int32_t>(w.hi); ++q) {
       if (q == s.pixel) continue;
-      offer(s, distanceShared(g, s, static_cast<int>(q - u.lo), m), static_cast<int32_t>(q));
+      offer(s, distanceShared(g, s, q - base, m), q);
     }
   }
   writeThread(g, s, m);
@@ -322,9 +324,10 @@ KL_HD void sharedRowPhase(const Geometry& g, int phase, BlockCoord b, int tx, in
     if (w.lo > lo) lo = w.lo;
     if (w.hi < hi) hi = w.hi;
   }
-  for (int64_t q = lo; q <= hi; ++q) {
+  const int32_t first = static_cast<int32_t>(rowStart);
+  for (int32_t q = static_cast<int32_t>(lo); q <= static_cast<int32_t>(hi); ++q) {
     if (q == s.pixel) continue;
-    offer(s, distanceShared(g, s, static_cast<int>(q - rowStart), m), static_cast<int32_t>(q));
+    offer(s, distanceShared(g, s, q - first, m), q);
   }
 }
 

@@ -14,6 +14,9 @@ namespace kernellab::detail {
 using namespace kernellab::knn;
 
 void validateKnn(const RunRequest& r, const BackendDecision& d) {
+  if (r.recordSchedule)
+    throw InputError("--record-schedule: per-block schedules are not recorded for knn "
+                     "(transpose only)");
   const ImageShape shape = shapeFor(r);
   validate(r, shape, d.device, availableMemory(d));
   // The host keeps the image, the downloaded lists and up to two references.
