@@ -19,7 +19,7 @@ struct CliOptions {
   std::string family;
   std::vector<std::string> variants;
   std::string size, tile, tpb, rowsPerThread;
-  std::string n, k, d, image, window;
+  std::string n, k, d, image, window, block;
   std::string layout, memory, init, shape, input, centers;
   int maxIter = -1;
   double epsilon = -1;

@@ -31,7 +31,9 @@ std::string problemText(const RunRequest& r) {
       break;
     case Family::Knn:
       s << "knn image " << r.knn.rows << "x" << r.knn.cols << "x" << r.knn.components
-        << ", window " << r.knn.window << ", k " << r.knn.k;
+        << (r.knn.inputPath.empty() ? "" : " (" + r.knn.inputPath + ")") << ", window "
+        << r.knn.window << " rows, k " << r.knn.k << ", block " << r.launch.blockX << "x"
+        << r.launch.blockY;
       break;
   }
   s << "; " << r.repetitions << " timed repetitions after " << r.warmup << " warm-up";
@@ -81,6 +83,9 @@ void printRunTable(std::ostream& out, const RunResult& run) {
       out << std::setw(6) << k->resources->registersPerThread << std::setw(7)
           << (k->resources->staticSharedBytes + k->resources->dynamicSharedBytes) << std::setw(7)
           << k->resources->maxActiveBlocksPerSM;
+    } else if (v.knn) {  // the CPU executor: the shared memory asked for is still known
+      out << std::setw(6) << "-" << std::setw(7) << v.knn->sharedBytesPerBlock << std::setw(7)
+          << "-";
     } else {
       out << std::setw(6) << "-" << std::setw(7) << "-" << std::setw(7) << "-";
     }

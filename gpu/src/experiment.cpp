@@ -7,6 +7,7 @@
 #include "family_runners.h"
 #include "kernellab/clustering.h"
 #include "kernellab/errors.h"
+#include "kernellab/knn.h"
 #include "kernellab/text.h"
 #include "kernellab/transpose.h"
 
@@ -34,7 +35,7 @@ uint64_t availableMemory(const BackendDecision& d) {
 namespace {
 
 void requireImplemented(Family f) {
-  if (f != Family::Transpose && f != Family::KMeans && f != Family::KCenters)
+  if (f != Family::Transpose && f != Family::KMeans && f != Family::KCenters && f != Family::Knn)
     throw InputError(std::string("family '") + toString(f) + "' is not available in this build");
 }
 
@@ -50,6 +51,9 @@ void validateRequest(const RunRequest& request) {
     case Family::KMeans:
     case Family::KCenters:
       detail::validateClustering(request, d);
+      break;
+    case Family::Knn:
+      detail::validateKnn(request, d);
       break;
     default:
       break;
@@ -68,6 +72,9 @@ RunResult runExperiment(const RunRequest& request, const RunHooks& hooks) {
       case Family::KMeans:
       case Family::KCenters:
         res = detail::runClustering(request, d, hooks);
+        break;
+      case Family::Knn:
+        res = detail::runKnn(request, d, hooks);
         break;
       default:
         break;
@@ -150,6 +157,8 @@ std::vector<VariantDescription> describeVariants(Family family) {
     for (const auto& v : transpose::variants()) out.push_back({v.id, v.title, v.explanation});
   if (family == Family::KMeans || family == Family::KCenters)
     for (const auto& v : clustering::variants()) out.push_back({v.id, v.title, v.explanation});
+  if (family == Family::Knn)
+    for (const auto& v : knn::variants()) out.push_back({v.id, v.title, v.explanation});
   return out;
 }
 

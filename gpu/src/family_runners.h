@@ -14,6 +14,8 @@ RunResult runTranspose(const RunRequest& r, const BackendDecision& d, const RunH
 // k-means and k-centers (gpu/kernels/clustering/clustering_family.cpp).
 void validateClustering(const RunRequest& r, const BackendDecision& d);
 RunResult runClustering(const RunRequest& r, const BackendDecision& d, const RunHooks& hooks);
+void validateKnn(const RunRequest& r, const BackendDecision& d);
+RunResult runKnn(const RunRequest& r, const BackendDecision& d, const RunHooks& hooks);
 
 // Free memory the backend can use: device memory for CUDA, physical memory for the CPU.
 uint64_t availableMemory(const BackendDecision& d);

@@ -78,7 +78,8 @@ void to_json(json& j, const RunRequest& v) {
              {"components", v.knn.components},
              {"window", v.knn.window},
              {"k", v.knn.k},
-             {"input_path", v.knn.inputPath}}},
+             {"input_path", v.knn.inputPath},
+             {"keep_neighbours", v.knn.keepNeighbours}}},
            {"launch", v.launch},
            {"warmup", v.warmup},
            {"repetitions", v.repetitions},
@@ -120,6 +121,7 @@ void from_json(const json& j, RunRequest& v) {
     opt(*it, "window", v.knn.window);
     opt(*it, "k", v.knn.k);
     opt(*it, "input_path", v.knn.inputPath);
+    opt(*it, "keep_neighbours", v.knn.keepNeighbours);
   }
   opt(j, "launch", v.launch);
   opt(j, "warmup", v.warmup);
@@ -324,10 +326,64 @@ void from_json(const json& j, ClusteringOutput& v) {
   opt(j, "cluster_sizes", v.clusterSizes);
 }
 
+void to_json(json& j, const KnnWindowMismatch& v) {
+  j = json{{"reference", v.reference},
+           {"pixels", v.pixels},
+           {"mismatched", v.mismatched},
+           {"tie_swaps", v.tieSwaps},
+           {"different_neighbours", v.differentNeighbours},
+           {"mismatch_pct", v.mismatchPct},
+           {"slots", v.slotsCompared},
+           {"slots_mismatched", v.slotsMismatched},
+           {"slot_tie_swaps", v.slotTieSwaps},
+           {"slot_mismatch_pct", v.slotMismatchPct}};
+}
+void from_json(const json& j, KnnWindowMismatch& v) {
+  opt(j, "reference", v.reference);
+  opt(j, "pixels", v.pixels);
+  opt(j, "mismatched", v.mismatched);
+  opt(j, "tie_swaps", v.tieSwaps);
+  opt(j, "different_neighbours", v.differentNeighbours);
+  opt(j, "mismatch_pct", v.mismatchPct);
+  opt(j, "slots", v.slotsCompared);
+  opt(j, "slots_mismatched", v.slotsMismatched);
+  opt(j, "slot_tie_swaps", v.slotTieSwaps);
+  opt(j, "slot_mismatch_pct", v.slotMismatchPct);
+}
+
+void to_json(json& j, const KnnDetails& v) {
+  j = json{{"window", v.window},
+           {"shared_bytes_per_block", v.sharedBytesPerBlock},
+           {"shared_opt_in", v.sharedOptIn},
+           {"candidates_per_pixel", v.candidatesPerPixel},
+           {"reference_pixels", v.referencePixels},
+           {"reference_sampled", v.referenceSampled}};
+  if (v.versusPerPixel) j["versus_per_pixel"] = *v.versusPerPixel;
+  if (!v.indices.empty()) {
+    j["k"] = v.k;
+    j["indices"] = v.indices;
+    j["squared_distances"] = v.squaredDistances;
+  }
+}
+void from_json(const json& j, KnnDetails& v) {
+  opt(j, "window", v.window);
+  opt(j, "shared_bytes_per_block", v.sharedBytesPerBlock);
+  opt(j, "shared_opt_in", v.sharedOptIn);
+  opt(j, "candidates_per_pixel", v.candidatesPerPixel);
+  opt(j, "reference_pixels", v.referencePixels);
+  opt(j, "reference_sampled", v.referenceSampled);
+  if (auto it = j.find("versus_per_pixel"); it != j.end() && it->is_object())
+    v.versusPerPixel = it->get<KnnWindowMismatch>();
+  opt(j, "k", v.k);
+  opt(j, "indices", v.indices);
+  opt(j, "squared_distances", v.squaredDistances);
+}
+
 void to_json(json& j, const VariantResult& v) {
   j = json{{"variant", v.variant},
            {"ok", v.ok},
            {"error", v.error},
+           {"refused", v.refused},
            {"kernels", v.kernels},
            {"total", v.total},
            {"bytes", v.bytes},
@@ -340,11 +396,13 @@ void to_json(json& j, const VariantResult& v) {
            {"schedule", v.schedule},
            {"schedule_overhead_pct", v.scheduleOverheadPct}};
   if (v.clustering) j["clustering"] = *v.clustering;
+  if (v.knn) j["knn"] = *v.knn;
 }
 void from_json(const json& j, VariantResult& v) {
   opt(j, "variant", v.variant);
   opt(j, "ok", v.ok);
   opt(j, "error", v.error);
+  opt(j, "refused", v.refused);
   opt(j, "kernels", v.kernels);
   opt(j, "total", v.total);
   opt(j, "bytes", v.bytes);
@@ -358,6 +416,7 @@ void from_json(const json& j, VariantResult& v) {
   opt(j, "schedule_overhead_pct", v.scheduleOverheadPct);
   if (auto it = j.find("clustering"); it != j.end() && it->is_object())
     v.clustering = it->get<ClusteringOutput>();
+  if (auto it = j.find("knn"); it != j.end() && it->is_object()) v.knn = it->get<KnnDetails>();
 }
 
 void to_json(json& j, const Ceiling& v) {

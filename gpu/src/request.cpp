@@ -84,6 +84,7 @@ RunRequest applySweepValue(const RunRequest& base, const std::string& axis,
     r.clustering.n = parseInteger(value, "--n");
   } else if (axis == "k") {
     r.clustering.k = static_cast<int>(parseInteger(value, "--k"));
+    r.knn.k = r.clustering.k;  // the CLI's --k is both (clusters; neighbours)
   } else if (axis == "d") {
     r.clustering.d = static_cast<int>(parseInteger(value, "--d"));
   } else if (axis == "image") {
@@ -93,9 +94,14 @@ RunRequest applySweepValue(const RunRequest& base, const std::string& axis,
     if (dims.size() > 2) r.knn.components = static_cast<int>(dims[2]);
   } else if (axis == "window") {
     r.knn.window = static_cast<int>(parseInteger(value, "--window"));
+  } else if (axis == "block") {
+    const auto [bx, by] = parseSize(value, "--block");  // XxY threads, x along an image row
+    r.launch.blockX = static_cast<int>(bx);
+    r.launch.blockY = static_cast<int>(by);
+    r.launch.threadsPerBlock = static_cast<int>(bx * by);
   } else {
     throw InputError("unknown sweep axis '" + axis +
-                     "' (known: tpb, tile, rows-per-thread, size, n, k, d, image, window)");
+                     "' (known: tpb, tile, rows-per-thread, size, n, k, d, image, window, block)");
   }
   return r;
 }

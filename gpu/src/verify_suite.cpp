@@ -95,6 +95,58 @@ std::vector<VerifyCase> clusteringVerifyCases(bool quick) {
   return out;
 }
 
+std::vector<VerifyCase> knnVerifyCases(bool quick) {
+  struct Case {
+    int rows, cols, components, window, k, blockX, blockY;
+    const char* why;
+  };
+  // Every case runs the four variants against the CPU reference (the rectangular one against the
+  // rectangular reference). Sizes are small so compute-sanitizer's memcheck and racecheck, which
+  // run the quick list, stay fast; each still crosses the top and bottom borders, where windows
+  // slide, and most leave partial blocks at the right and bottom edges.
+  std::vector<Case> cases = {
+      {1, 2, 1, 1, 1, 32, 1, "two pixels, k = 1"},
+      {23, 17, 1, 4, 8, 64, 1, "odd sizes, block wider than the image"},
+      {37, 41, 3, 14, 8, 32, 8, "2-D blocks, partial on both edges, C = 3"},
+      {6, 9, 2, 14, 8, 16, 4, "window larger than the image: the whole image"},
+      {40, 1, 1, 14, 8, 32, 1, "a single column: windows are W pixels"},
+      {1, 300, 1, 14, 8, 128, 1, "a single row: windows are the whole row"},
+      {29, 31, 32, 3, 32, 16, 16, "C = 32, k = 32, warps span image rows"},
+      {50, 45, 5, 5, 1, 33, 3, "k = 1, block of 99 threads (not a warp multiple)"},
+  };
+  if (!quick) {
+    cases.push_back({377, 329, 1, 14, 8, 256, 1, "the seed's image"});
+    cases.push_back({377, 329, 1, 14, 8, 329, 1, "the seed's launch: one block per image row"});
+    cases.push_back({200, 257, 8, 14, 8, 32, 8, "C = 8, 2-D blocks"});
+    cases.push_back({128, 1000, 1, 14, 8, 1024, 1, "1024 threads, shared window above 48 KB"});
+    cases.push_back({64, 90, 4, 6, 16, 64, 4, "k = 16 (32 list slots), C = 4"});
+    cases.push_back({97, 130, 1, 7, 8, 1, 128, "column blocks: 1 x 128"});
+  }
+  std::vector<VerifyCase> out;
+  for (const auto& c : cases) {
+    VerifyCase v;
+    v.request.family = Family::Knn;
+    v.request.variants = {"all"};
+    v.request.knn.rows = c.rows;
+    v.request.knn.cols = c.cols;
+    v.request.knn.components = c.components;
+    v.request.knn.window = c.window;
+    v.request.knn.k = c.k;
+    v.request.launch.blockX = c.blockX;
+    v.request.launch.blockY = c.blockY;
+    v.request.launch.threadsPerBlock = c.blockX * c.blockY;
+    v.request.warmup = 0;
+    v.request.repetitions = 1;
+    v.request.measureCeilings = false;
+    v.label = "knn " + std::to_string(c.rows) + "x" + std::to_string(c.cols) + "x" +
+              std::to_string(c.components) + " window " + std::to_string(c.window) + " k " +
+              std::to_string(c.k) + " block " + std::to_string(c.blockX) + "x" +
+              std::to_string(c.blockY) + " (" + c.why + ")";
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
 std::vector<VerifyCase> verifySuite(bool quick, const std::vector<Family>& families) {
   auto wanted = [&](Family f) {
     return families.empty() || std::find(families.begin(), families.end(), f) != families.end();
@@ -106,6 +158,10 @@ std::vector<VerifyCase> verifySuite(bool quick, const std::vector<Family>& famil
   }
   for (auto& c : clusteringVerifyCases(quick))
     if (wanted(c.request.family)) out.push_back(std::move(c));
+  if (wanted(Family::Knn)) {
+    auto t = knnVerifyCases(quick);
+    out.insert(out.end(), t.begin(), t.end());
+  }
   return out;
 }
 

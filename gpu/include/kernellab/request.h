@@ -53,6 +53,7 @@ struct KnnProblem {
   int window = 14;   // rows of the search window around each pixel
   int k = 8;
   std::string inputPath;  // .npy (rows, cols[, C]); empty = generate
+  bool keepNeighbours = false;  // carry every variant's neighbour lists in the result (large)
 };
 
 struct RunRequest {

@@ -20,6 +20,7 @@ std::vector<VerifyCase> transposeVerifyCases(bool quick);
 // k-means and k-centers: the seed's gold size (N=10, K=2, D=2), N not a multiple of the block nor
 // of K, D above the block size, K = N and K = 1, at threads per block 64..1024 and odd ones.
 std::vector<VerifyCase> clusteringVerifyCases(bool quick);
+std::vector<VerifyCase> knnVerifyCases(bool quick);
 std::vector<VerifyCase> verifySuite(bool quick, const std::vector<Family>& families = {});
 
 }  // namespace kernellab

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// The window-KNN family (seed 002): variants, feature images (generated or .npy), launch
+// geometry, the CPU reference, the CPU executor and the verification of neighbour lists.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernellab/knn_phases.h"
+#include "kernellab/request.h"
+#include "kernellab/result.h"
+
+namespace kernellab::knn {
+
+struct VariantInfo {
+  Variant variant;
+  const char* id;           // CLI / JSON name
+  const char* title;        // short label for charts
+  const char* kernel;       // CUDA kernel name
+  const char* explanation;  // one line: what this switch changes
+};
+
+const std::vector<VariantInfo>& variants();
+const VariantInfo& info(Variant v);
+std::optional<Variant> variantFromString(const std::string& id);
+// "all" or ids; throws InputError naming the unknown id and listing the known ones.
+std::vector<Variant> parseVariants(const std::vector<std::string>& ids);
+
+enum class WindowShape { PerPixel, Rectangular };
+inline WindowShape windowOf(Variant v) {
+  return v == Variant::SharedRowRect ? WindowShape::Rectangular : WindowShape::PerPixel;
+}
+const char* toString(WindowShape w);
+
+// ---- images ---------------------------------------------------------------------------------
+
+// A feature image, component-major: planes[c * rows * cols + r * cols + col].
+struct Image {
+  int rows = 0;
+  int cols = 0;
+  int components = 0;
+  std::vector<float> planes;
+  int64_t pixels() const { return static_cast<int64_t>(rows) * cols; }
+  float at(int64_t pixel, int c) const { return planes[static_cast<size_t>(c * pixels() + pixel)]; }
+};
+
+// Seeded synthetic image, like a hyperspectral scene after PCA: smooth regions (a Voronoi
+// partition, each region a gently sloped, slightly textured surface) with sharp edges between
+// them, plus noise. Component c has 1 / (1 + c) of the first one's contrast (PCA orders
+// components by variance). Values are quantised to multiples of 2^-12, as a 12-bit sensor
+// would give, so exact distance ties occur and the tie rule is exercised.
+Image makeImage(int rows, int cols, int components, uint64_t seed);
+
+// Dimensions of a .npy file without reading its data: {rows, cols, components}.
+struct ImageShape {
+  int rows = 0;
+  int cols = 0;
+  int components = 0;
+};
+// Reads the header: float32 or float64, C order, shape (rows, cols) or (rows, cols, C) with
+// C <= 32. Throws InputError naming the file, the value and the limit.
+ImageShape readNpyShape(const std::string& path);
+// Reads the whole file; also refuses NaN and Inf (naming the first one's position).
+Image loadNpyImage(const std::string& path);
+// Writes float32 (rows, cols, C) in C order (rows, cols when C == 1): for tests and exports.
+void saveNpyImage(const std::string& path, const Image& image);
+
+// The request's image: loaded from knn.inputPath, or generated from its size and the seed.
+Image imageFor(const RunRequest& r);
+// The request's image size (reads only the header of an input file).
+ImageShape shapeFor(const RunRequest& r);
+
+// ---- geometry and validation ----------------------------------------------------------------
+
+// The CPU executor refuses the same shared memory per block as the reference GPU (H200: 227 KiB
+// with opt-in), so a configuration that runs on the CPU also runs there.
+inline constexpr uint64_t kEmulatedSharedOptinBytes = 232448;
+// CUDA's default limit without cudaFuncSetAttribute (48 KiB).
+inline constexpr uint64_t kDefaultSharedBytes = 49152;
+// The largest window accepted (a larger window than the image is clamped to the image).
+inline constexpr int kMaxWindow = 65535;
+
+// Window, list and image facts only (no launch shape): what the reference needs.
+Geometry windowGeometry(ImageShape shape, int window, int k);
+// Launch geometry of a variant: block shape from the request (0 = derive from threadsPerBlock),
+// grid, shared memory. Throws InputError with the value and the limit.
+Geometry makeGeometry(ImageShape shape, const RunRequest& r, Variant v, int maxThreadsPerBlock = 1024);
+// Dynamic shared memory a variant asks for per block, in bytes.
+inline uint64_t sharedBytes(const Geometry& g) { return 4ull * static_cast<uint64_t>(g.sharedFloats); }
+// Candidates of every pixel: min(W * cols, pixels - 1) per-pixel, (rect rows * cols) - 1 rectangular.
+int64_t candidatesPerPixel(const Geometry& g, WindowShape w);
+// Squared-distance terms (pixels x candidates x components) of one launch.
+double distanceTerms(const Geometry& g, WindowShape w);
+
+// Checks sizes, window, k, launch shape, repetitions and memory; throws InputError.
+void validate(const RunRequest& r, ImageShape shape, const DeviceInfo& device,
+              uint64_t availableBytes);
+
+// ---- reference, executor, verification ------------------------------------------------------
+
+// Neighbour lists, pixel-major: slot p * k + j is the j-th nearest of pixel p.
+struct Lists {
+  int k = 0;
+  std::vector<int32_t> index;
+  std::vector<float> squaredDistance;
+  void reset(int64_t pixels, int kk);  // poison: index -1, distance NaN
+};
+
+// Multithreaded CPU reference, written independently of the phase functions (all candidates,
+// then a partial sort by (distance, index)); same window and distance definitions. Computes the
+// listed rows only (all rows when `rows` is empty); other slots are left as they are.
+void referenceKnn(const Image& img, const Geometry& g, WindowShape w, Lists& out,
+                  const std::vector<int>& rows = {});
+// The k nearest of one pixel (for the view), nearest first.
+struct Neighbour {
+  int32_t index = -1;
+  float squaredDistance = 0;
+};
+std::vector<Neighbour> referenceNeighbours(const Image& img, const Geometry& g, WindowShape w,
+                                           int64_t pixel);
+
+// Runs a variant's shared phase functions block by block and thread by thread, phases split at
+// the barriers, on CPU threads. Each block gets its own NaN-filled shared array; every global and
+// shared index is bounds-checked (std::logic_error names the index).
+void executeOnCpu(Variant v, const Geometry& g, const Image& img, Lists& out);
+
+// Rows the reference computes: all of them when pixels x candidates x C is at most
+// `budgetTerms`; otherwise the rows where the window rule changes (first, last, where the window
+// stops sliding) and evenly spaced rows up to the budget.
+std::vector<int> referenceRows(const Geometry& g, WindowShape w, double budgetTerms);
+inline constexpr double kReferenceBudgetTerms = 2e10;
+
+// Exact comparison (index and distance bits) over the given rows (all when empty).
+Verification compareLists(const Lists& expected, const Lists& actual, const Geometry& g,
+                          const std::vector<int>& rows = {});
+// Every pixel's list is a valid answer shape: k distinct indices inside the pixel's window, not
+// the pixel itself, distances recomputed bit-exactly, sorted by (distance, index). Returns the
+// number of bad lists and describes the first in `firstProblem`.
+uint64_t checkConsistency(const Image& img, const Geometry& g, WindowShape w, const Lists& lists,
+                          std::string& firstProblem);
+// The rectangular variant against the per-pixel reference: identical lists, tie swaps (the same
+// distances, other pixels or another order among equal distances) and different neighbours (a
+// strictly nearer pixel found outside the per-pixel window).
+KnnWindowMismatch classifyAgainstPerPixel(const Lists& perPixel, const Lists& rect,
+                                          const Geometry& g, const std::vector<int>& rows = {});
+
+}  // namespace kernellab::knn

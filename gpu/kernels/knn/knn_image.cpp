@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: MIT
+// KNN feature images: the seeded synthetic scene and the .npy reader and writer.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <thread>
+
+#include "kernellab/errors.h"
+#include "kernellab/knn.h"
+
+namespace kernellab::knn {
+namespace {
+
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// Uniform in [0, 1) from a hash of (salt, a, b).
+double unit(uint64_t salt, uint64_t a, uint64_t b) {
+  return static_cast<double>(splitmix64(salt ^ splitmix64(a * 0x100000001B3ull + b)) >> 11) *
+         (1.0 / 9007199254740992.0);
+}
+
+template <class Fn>
+void parallelRows(int rows, Fn&& fn) {
+  const int workers = std::max(1, std::min<int>(rows, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (int w = 1; w < workers; ++w)
+    pool.emplace_back([&fn, w, workers, rows] {
+      for (int r = w; r < rows; r += workers) fn(r);
+    });
+  for (int r = 0; r < rows; r += workers) fn(r);
+  for (auto& t : pool) t.join();
+}
+
+struct Region {
+  double row = 0, col = 0;  // Voronoi site
+  double base[kMaxComponents];
+  double slopeRow[kMaxComponents];
+  double slopeCol[kMaxComponents];
+  double texture[kMaxComponents];
+  double freqRow = 0, freqCol = 0, phase = 0;
+};
+
+}  // namespace
+
+const char* toString(WindowShape w) {
+  return w == WindowShape::Rectangular ? "rectangular" : "per-pixel";
+}
+
+Image makeImage(int rows, int cols, int components, uint64_t seed) {
+  if (rows < 1 || cols < 1 || components < 1 || components > kMaxComponents)
+    throw InputError("--image " + std::to_string(rows) + "x" + std::to_string(cols) + "x" +
+                     std::to_string(components) + ": rows and columns must be at least 1 and " +
+                     "components 1.." + std::to_string(kMaxComponents));
+  Image img;
+  img.rows = rows;
+  img.cols = cols;
+  img.components = components;
+  const int64_t n = img.pixels();
+  img.planes.resize(static_cast<size_t>(n * components));
+  const uint64_t salt = splitmix64(seed ^ 0x6B6E6E5F696D6167ull);  // "knn_imag"
+
+  // About one region per 3000 pixels, 6 to 48 of them: large smooth areas, a few edges per window.
+  const int nRegions = static_cast<int>(std::clamp<int64_t>(n / 3000, 6, 48));
+  std::vector<Region> regions(static_cast<size_t>(nRegions));
+  for (int s = 0; s < nRegions; ++s) {
+    Region& g = regions[static_cast<size_t>(s)];
+    g.row = unit(salt, 1, s) * rows;
+    g.col = unit(salt, 2, s) * cols;
+    g.freqRow = 1.0 + 5.0 * unit(salt, 3, s);
+    g.freqCol = 1.0 + 5.0 * unit(salt, 4, s);
+    g.phase = 6.283185307179586 * unit(salt, 5, s);
+    for (int c = 0; c < components; ++c) {
+      g.base[c] = 0.1 + 0.8 * unit(salt, 10 + c, s);
+      g.slopeRow[c] = 0.3 * (unit(salt, 50 + c, s) - 0.5);
+      g.slopeCol[c] = 0.3 * (unit(salt, 90 + c, s) - 0.5);
+      g.texture[c] = 0.04 * unit(salt, 130 + c, s);
+    }
+  }
+  parallelRows(rows, [&](int r) {
+    for (int col = 0; col < cols; ++col) {
+      // Nearest site, in coordinates scaled to the image so regions are blobs on any aspect ratio.
+      int best = 0;
+      double bestD = std::numeric_limits<double>::infinity();
+      for (int s = 0; s < nRegions; ++s) {
+        const double dr = (r - regions[static_cast<size_t>(s)].row) / rows;
+        const double dc = (col - regions[static_cast<size_t>(s)].col) / cols;
+        const double d = dr * dr + dc * dc;
+        if (d < bestD) {
+          bestD = d;
+          best = s;
+        }
+      }
+      const Region& g = regions[static_cast<size_t>(best)];
+      const int64_t p = static_cast<int64_t>(r) * cols + col;
+      const double wave =
+          std::sin(6.283185307179586 * (g.freqRow * r / rows + g.freqCol * col / cols) + g.phase);
+      for (int c = 0; c < components; ++c) {
+        // Sum of three uniforms: a bell-shaped noise of standard deviation ~0.007.
+        const double noise = 0.012 * (unit(salt, 1000 + p, 3 * c) + unit(salt, 1000 + p, 3 * c + 1) +
+                                      unit(salt, 1000 + p, 3 * c + 2) - 1.5);
+        double v = g.base[c] + g.slopeRow[c] * (r - g.row) / rows +
+                   g.slopeCol[c] * (col - g.col) / cols + g.texture[c] * wave + noise;
+        v = 0.5 + (v - 0.5) / (1.0 + c);  // PCA order: later components vary less
+        img.planes[static_cast<size_t>(c * n + p)] =
+            static_cast<float>(std::nearbyint(v * 4096.0) / 4096.0);
+      }
+    }
+  });
+  return img;
+}
+
+// ---- .npy -----------------------------------------------------------------------------------
+// Format: "\x93NUMPY", major, minor, header length (uint16 for 1.x, uint32 for 2.x and 3.x), then
+// a Python dict literal {'descr': '<f4', 'fortran_order': False, 'shape': (r, c, k), } and the
+// data. https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
+
+namespace {
+
+struct NpyHeader {
+  std::string descr;
+  bool fortran = false;
+  std::vector<int64_t> shape;
+  size_t dataOffset = 0;
+};
+
+std::string dictValue(const std::string& header, const std::string& key, const std::string& path) {
+  const auto k = header.find("'" + key + "'");
+  if (k == std::string::npos)
+    throw InputError(path + ": not a .npy header we can read (no '" + key + "' entry)");
+  auto colon = header.find(':', k);
+  if (colon == std::string::npos) throw InputError(path + ": malformed .npy header near '" + key + "'");
+  size_t b = colon + 1;
+  while (b < header.size() && header[b] == ' ') ++b;
+  size_t e = b;
+  if (b < header.size() && header[b] == '(') {
+    e = header.find(')', b);
+    if (e == std::string::npos) throw InputError(path + ": malformed .npy shape");
+    return header.substr(b, e - b + 1);
+  }
+  if (b < header.size() && header[b] == '\'') {
+    e = header.find('\'', b + 1);
+    if (e == std::string::npos) throw InputError(path + ": malformed .npy header near '" + key + "'");
+    return header.substr(b + 1, e - b - 1);
+  }
+  while (e < header.size() && header[e] != ',' && header[e] != '}') ++e;
+  std::string v = header.substr(b, e - b);
+  while (!v.empty() && v.back() == ' ') v.pop_back();
+  return v;
+}
+
+NpyHeader readHeader(std::ifstream& in, const std::string& path) {
+  char magic[8] = {};
+  in.read(magic, 8);
+  if (!in || std::memcmp(magic, "\x93NUMPY", 6) != 0)
+    throw InputError(path + ": not a .npy file (the magic string \\x93NUMPY is missing)");
+  const int major = static_cast<unsigned char>(magic[6]);
+  size_t headerLen = 0, prefix = 0;
+  if (major == 1) {
+    unsigned char len[2];
+    in.read(reinterpret_cast<char*>(len), 2);
+    headerLen = len[0] | (len[1] << 8);
+    prefix = 10;
+  } else if (major == 2 || major == 3) {
+    unsigned char len[4];
+    in.read(reinterpret_cast<char*>(len), 4);
+    headerLen = len[0] | (len[1] << 8) | (len[2] << 16) | (static_cast<size_t>(len[3]) << 24);
+    prefix = 12;
+  } else {
+    throw InputError(path + ": .npy format version " + std::to_string(major) +
+                     " is not supported (1, 2 or 3)");
+  }
+  if (!in || headerLen > (1u << 20)) throw InputError(path + ": truncated or corrupt .npy header");
+  std::string header(headerLen, '\0');
+  in.read(header.data(), static_cast<std::streamsize>(headerLen));
+  if (!in) throw InputError(path + ": truncated .npy header");
+  NpyHeader h;
+  h.dataOffset = prefix + headerLen;
+  h.descr = dictValue(header, "descr", path);
+  h.fortran = dictValue(header, "fortran_order", path) == "True";
+  const std::string shape = dictValue(header, "shape", path);
+  std::string cur;
+  for (char c : shape.substr(1)) {
+    if (c >= '0' && c <= '9') {
+      cur.push_back(c);
+    } else if (c == ',' || c == ')') {
+      if (!cur.empty()) h.shape.push_back(std::stoll(cur));
+      cur.clear();
+    } else if (c != ' ' && c != 'L') {
+      throw InputError(path + ": malformed .npy shape " + shape);
+    }
+  }
+  return h;
+}
+
+std::string shapeText(const std::vector<int64_t>& shape) {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+ImageShape checkHeader(const NpyHeader& h, const std::string& path) {
+  if (h.descr != "<f4" && h.descr != "<f8") {
+    if (h.descr == ">f4" || h.descr == ">f8")
+      throw InputError(path + ": dtype '" + h.descr +
+                       "' is big-endian; save it little-endian (arr.astype('<f4'))");
+    throw InputError(path + ": dtype '" + h.descr +
+                     "' is not supported (float32 '<f4' or float64 '<f8')");
+  }
+  if (h.fortran)
+    throw InputError(path + ": fortran_order is True; save a C-ordered array "
+                     "(np.ascontiguousarray)");
+  if (h.shape.size() != 2 && h.shape.size() != 3)
+    throw InputError(path + ": shape " + shapeText(h.shape) + " has " +
+                     std::to_string(h.shape.size()) +
+                     " dimensions; a feature image is (rows, cols) or (rows, cols, components)");
+  const int64_t rows = h.shape[0], cols = h.shape[1], comps = h.shape.size() == 3 ? h.shape[2] : 1;
+  if (rows < 1 || cols < 1 || comps < 1)
+    throw InputError(path + ": shape " + shapeText(h.shape) + " has an empty dimension");
+  if (comps > kMaxComponents)
+    throw InputError(path + ": shape " + shapeText(h.shape) + " has " + std::to_string(comps) +
+                     " components; at most " + std::to_string(kMaxComponents) +
+                     " are supported (reduce with PCA first)");
+  if (rows * cols * comps > std::numeric_limits<int32_t>::max())
+    throw InputError(path + ": shape " + shapeText(h.shape) + " holds " +
+                     std::to_string(rows * cols * comps) + " values; at most 2147483647 " +
+                     "(32-bit indices) are supported");
+  return {static_cast<int>(rows), static_cast<int>(cols), static_cast<int>(comps)};
+}
+
+}  // namespace
+
+ImageShape readNpyShape(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("--input " + path + ": cannot open the file for reading");
+  return checkHeader(readHeader(in, path), path);
+}
+
+Image loadNpyImage(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("--input " + path + ": cannot open the file for reading");
+  const NpyHeader h = readHeader(in, path);
+  const ImageShape s = checkHeader(h, path);
+  const size_t item = h.descr == "<f8" ? 8 : 4;
+  const int64_t n = static_cast<int64_t>(s.rows) * s.cols;
+  const size_t values = static_cast<size_t>(n * s.components);
+  std::vector<char> raw(values * item);
+  in.read(raw.data(), static_cast<std::streamsize>(raw.size()));
+  const size_t got = static_cast<size_t>(in.gcount());
+  if (got != raw.size())
+    throw InputError(path + ": truncated: shape " + shapeText(h.shape) + " needs " +
+                     std::to_string(raw.size()) + " bytes of data, the file has " +
+                     std::to_string(got));
+  Image img;
+  img.rows = s.rows;
+  img.cols = s.cols;
+  img.components = s.components;
+  img.planes.resize(values);
+  // Interleaved (rows, cols, C) in the file; component-major planes in memory.
+  for (size_t i = 0; i < values; ++i) {
+    double v;
+    if (item == 8) {
+      std::memcpy(&v, raw.data() + i * 8, 8);
+    } else {
+      float f;
+      std::memcpy(&f, raw.data() + i * 4, 4);
+      v = f;
+    }
+    const int64_t p = static_cast<int64_t>(i) / s.components;
+    const int c = static_cast<int>(static_cast<int64_t>(i) % s.components);
+    const float f = static_cast<float>(v);
+    if (!std::isfinite(v) || !std::isfinite(f))
+      throw InputError(path + ": value at (" + std::to_string(p / s.cols) + ", " +
+                       std::to_string(p % s.cols) + ", " + std::to_string(c) + ") is " +
+                       (std::isnan(v) ? "NaN" : (std::isfinite(v) ? "beyond float32's range" : "Inf")) +
+                       "; KNN needs finite features");
+    img.planes[static_cast<size_t>(c * n + p)] = f;
+  }
+  return img;
+}
+
+void saveNpyImage(const std::string& path, const Image& image) {
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
+                       std::to_string(image.rows) + ", " + std::to_string(image.cols) +
+                       (image.components == 1 ? "" : ", " + std::to_string(image.components)) +
+                       "), }";
+  // Pad with spaces so the data starts on a 64-byte boundary, ending in a newline.
+  const size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header.push_back('\n');
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw InputError("cannot open '" + path + "' for writing");
+  out.write("\x93NUMPY\x01\x00", 8);
+  const unsigned char len[2] = {static_cast<unsigned char>(header.size() & 0xFF),
+                                static_cast<unsigned char>(header.size() >> 8)};
+  out.write(reinterpret_cast<const char*>(len), 2);
+  out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  const int64_t n = image.pixels();
+  std::vector<float> row(static_cast<size_t>(image.cols) * image.components);
+  for (int r = 0; r < image.rows; ++r) {
+    for (int col = 0; col < image.cols; ++col)
+      for (int c = 0; c < image.components; ++c)
+        row[static_cast<size_t>(col * image.components + c)] =
+            image.planes[static_cast<size_t>(c * n + static_cast<int64_t>(r) * image.cols + col)];
+    out.write(reinterpret_cast<const char*>(row.data()),
+              static_cast<std::streamsize>(row.size() * sizeof(float)));
+  }
+  if (!out) throw InputError("failed writing '" + path + "'");
+}
+
+Image imageFor(const RunRequest& r) {
+  if (!r.knn.inputPath.empty()) return loadNpyImage(r.knn.inputPath);
+  return makeImage(r.knn.rows, r.knn.cols, r.knn.components, r.seed);
+}
+
+ImageShape shapeFor(const RunRequest& r) {
+  if (!r.knn.inputPath.empty()) return readNpyShape(r.knn.inputPath);
+  return {r.knn.rows, r.knn.cols, r.knn.components};
+}
+
+}  // namespace kernellab::knn
