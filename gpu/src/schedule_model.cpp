@@ -158,6 +158,26 @@ Model simulate(const Config& c) {
   return m;
 }
 
+Config transposeConfig(const RunRequest& r, const occupancy::ArchSpec& arch, int registersPerThread) {
+  const int tile = r.launch.tile;
+  if (tile < 1 || tile > 64) throw InputError("--tile " + std::to_string(tile) + " is outside 1..64");
+  Config c;
+  c.tile = tile;
+  const int64_t gx = (r.transpose.width + tile - 1) / tile, gy = (r.transpose.height + tile - 1) / tile;
+  if (gx < 1 || gy < 1 || gx > 65535 || gy > 65535)
+    throw InputError("--size " + std::to_string(r.transpose.width) + "x" +
+                     std::to_string(r.transpose.height) + " gives a grid outside 1..65535 per side");
+  c.gridX = static_cast<int>(gx);
+  c.gridY = static_cast<int>(gy);
+  c.smCount = arch.smCount;
+  const occupancy::Result occ = occupancy::calculate(
+      arch, {r.launch.threadsPerBlock, registersPerThread, tile * (tile + 1) * 4});
+  if (occ.activeBlocks == 0)
+    throw InputError("the padded transpose kernel cannot launch on " + arch.id + ": " + occ.cannotLaunch);
+  c.blocksPerSM = occ.activeBlocks;
+  return c;
+}
+
 std::vector<BlockRecord> simulatedRecords(const Model& m, uint64_t blockNs) {
   std::vector<BlockRecord> out;
   out.reserve(m.blocks.size());

@@ -152,6 +152,22 @@ class TstScheduleModel : public QObject {
     QVERIFY(!summarizeRecorded(broken, 16, 16).tilesComplete);
   }
 
+  void transposeRequestGivesTheConfiguration() {
+    RunRequest r;
+    r.transpose.width = 2048;
+    r.transpose.height = 1000;  // a partial edge tile counts as a tile
+    r.launch.tile = 32;
+    r.launch.threadsPerBlock = 256;
+    const Config c = transposeConfig(r, occupancy::archById("gt200"));
+    QCOMPARE(c.gridX, 64);
+    QCOMPARE(c.gridY, 32);
+    QCOMPARE(c.smCount, 30);
+    QCOMPARE(c.blocksPerSM, 3);
+    QCOMPARE(transposeConfig(r, occupancy::archById("hopper")).blocksPerSM, 8);
+    r.launch.threadsPerBlock = 1024;  // G80 blocks hold at most 512 threads
+    QVERIFY_THROWS_EXCEPTION(InputError, transposeConfig(r, occupancy::archById("g80")));
+  }
+
   void badConfigurationsAreInputErrors() {
     Config c;
     c.gridX = 0;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "kernellab/hd.h"
+#include "kernellab/occupancy.h"
 #include "kernellab/result.h"
 
 namespace kernellab::schedule {
@@ -90,6 +91,13 @@ struct Model {
   double maxWorstWriteShare = 0;
   double meanPartitionsWritten = 0;
 };
+
+// The configuration of a transpose request on an architecture: the grid of tiles (a partial edge
+// tile counts as a whole one), SMs from the architecture, resident blocks from the occupancy
+// model for the padded kernel (threads per block, tile*(tile+1) floats of shared memory and
+// `registersPerThread`, 0 = not limiting). Throws InputError when the kernel cannot launch there.
+Config transposeConfig(const RunRequest& request, const occupancy::ArchSpec& arch,
+                       int registersPerThread = 0);
 
 // Throws InputError for an empty or oversized grid (more than 4M blocks), a tile outside 1..64,
 // no SMs, no resident blocks, or a partition layout with no partitions or width.
