@@ -119,7 +119,7 @@ void AccessDiagram::paintGlobal(QPainter& p) {
     if (it != lines.begin() && *it != *std::prev(it) + 1) ++gaps;
   const double units = double(lines.size()) * sectorsPerLine + gaps * 0.6;
   const double cellW = std::min(40.0, W / units);
-  const double memTop = height() - 70, memH = 26;
+  const double memTop = std::min(height() - 70.0, laneTop + laneH + 120.0), memH = 26;
   const double memLeft = margin + (W - cellW * units) / 2;
   std::map<uint64_t, double> sectorX;  // sector index -> left edge
   double x = memLeft;
