@@ -7,11 +7,13 @@
 #include <iostream>
 
 #include "cli_clustering.h"
+#include "cli_models.h"
 #include "cli_output.h"
 #include "kernellab/backend.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
 #include "kernellab/json_io.h"
+#include "kernellab/occupancy.h"
 #include "kernellab/text.h"
 #include "kernellab/verify_suite.h"
 
@@ -317,6 +319,7 @@ int cmdVerify(const CliOptions& o) {
   const auto cases = verifySuite(o.quick, families);
   ResultsFile file;
   int failures = 0, variantRuns = 0;
+  std::vector<occupancy::DeviceCheck> occupancyChecks;
   for (const auto& c : cases) {
     RunRequest r = c.request;
     r.backend = *b;
@@ -339,10 +342,22 @@ int cmdVerify(const CliOptions& o) {
     std::cout << (run.ok ? "PASS " : "FAIL ") << c.label << " (" << run.variants.size()
               << " variants)" << detail << "\n";
     if (!run.ok) ++failures;
+    for (auto& check : occupancy::checkRun(run)) occupancyChecks.push_back(std::move(check));
     file.runs.push_back(std::move(run));
   }
+  // On CUDA: for every kernel configuration the calculator must match the occupancy API.
+  int occupancyMismatches = 0;
+  if (!occupancyChecks.empty())
+    occupancyMismatches = printOccupancyChecks(std::cout, occupancyChecks, decision.device.name);
+  else
+    std::cout << "occupancy: not checked (no CUDA run: the check compares with the CUDA occupancy API)\n";
   std::cout << "verify: " << cases.size() << " cases, " << variantRuns << " variant runs, "
-            << failures << " failed\n";
+            << failures << " failed";
+  if (occupancyMismatches > 0) {
+    std::cout << "; " << occupancyMismatches << " occupancy mismatch(es)";
+    ++failures;
+  }
+  std::cout << "\n";
   writeOutputs(o, file);
   return failures == 0 ? 0 : 1;
 }

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli_commands.h"
+#include "cli_models.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
 
@@ -53,6 +54,18 @@ int main(int argc, char** argv) {
   bench->add_option("--json", o.jsonPath, "Write every run as a results file");
   bench->add_option("--csv", o.csvPath, "Write a CSV row per variant");
 
+  ModelOptions occ, sched, acc;
+  sched.arch = "gt200";  // the schedule model's default: the seed's partition-camping GPU
+  auto* occupancy = app.add_subcommand(
+      "occupancy", "Occupancy calculator: blocks per SM by each limit, the binding one, what fits the next block");
+  addOccupancyOptions(occupancy, occ);
+  auto* schedule = app.add_subcommand(
+      "schedule", "Block-schedule model: dispatch waves, tiles and memory-partition load (Cartesian vs diagonal)");
+  addScheduleOptions(schedule, sched);
+  auto* access = app.add_subcommand(
+      "access", "Access-pattern model: one warp's addresses, sectors and lines, shared-memory banks");
+  addAccessOptions(access, acc);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -72,6 +85,9 @@ int main(int argc, char** argv) {
     if (sweep->parsed()) return cmdSweep(o);
     if (verify->parsed()) return cmdVerify(o);
     if (bench->parsed()) return cmdBench(o);
+    if (occupancy->parsed()) return cmdOccupancy(occ);
+    if (schedule->parsed()) return cmdSchedule(sched);
+    if (access->parsed()) return cmdAccess(acc);
   } catch (const InputError& e) {
     std::cerr << "kernellab-cli: error: " << e.what() << "\n";
     return 2;

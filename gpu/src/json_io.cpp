@@ -156,6 +156,7 @@ void to_json(json& j, const DeviceInfo& v) {
            {"shared_per_block", v.sharedPerBlock},
            {"shared_per_block_optin", v.sharedPerBlockOptin},
            {"shared_per_sm", v.sharedPerSM},
+           {"reserved_shared_per_block", v.reservedSharedPerBlock},
            {"warp_size", v.warpSize},
            {"memory_bus_bits", v.memoryBusBits},
            {"memory_clock_khz", v.memoryClockKHz},
@@ -179,6 +180,7 @@ void from_json(const json& j, DeviceInfo& v) {
   opt(j, "shared_per_block", v.sharedPerBlock);
   opt(j, "shared_per_block_optin", v.sharedPerBlockOptin);
   opt(j, "shared_per_sm", v.sharedPerSM);
+  opt(j, "reserved_shared_per_block", v.reservedSharedPerBlock);
   opt(j, "warp_size", v.warpSize);
   opt(j, "memory_bus_bits", v.memoryBusBits);
   opt(j, "memory_clock_khz", v.memoryClockKHz);

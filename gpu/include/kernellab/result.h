@@ -30,6 +30,7 @@ struct DeviceInfo {
   uint64_t sharedPerBlock = 0;        // default limit without opt-in
   uint64_t sharedPerBlockOptin = 0;
   uint64_t sharedPerSM = 0;
+  int reservedSharedPerBlock = -1;    // driver's per-block reservation (1 KiB since cc 8.0); -1 unknown
   int warpSize = 32;
   int memoryBusBits = 0;
   int memoryClockKHz = 0;

@@ -60,6 +60,7 @@ void probeCuda(BackendStatus& status) {
     d.sharedPerBlock = p.sharedMemPerBlock;
     d.sharedPerBlockOptin = p.sharedMemPerBlockOptin;
     d.sharedPerSM = p.sharedMemPerMultiprocessor;
+    d.reservedSharedPerBlock = static_cast<int>(p.reservedSharedMemPerBlock);
     d.warpSize = p.warpSize;
     d.memoryBusBits = p.memoryBusWidth;
     // CUDA 13 removed clockRate and memoryClockRate from cudaDeviceProp; attributes remain.

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+// Access-pattern model: from one block's address trace (access_trace.h), what each warp request
+// costs. Global memory: the 32-byte sectors and 128-byte lines a request touches against the
+// fewest that could carry its bytes (coalescing efficiency). Shared memory: the bank of every
+// lane's word and the conflict degree (how many distinct words one bank must serve; lanes
+// reading the same word share it by broadcast).
+//
+// Lanes are grouped into a request by (phase, per-thread sequence number, space, kind, buffer):
+// the warp executes the same instruction stream, and a lane that skips an access (a bounds
+// check) is inactive in that request.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kernellab/access_trace.h"
+#include "kernellab/request.h"
+
+namespace kernellab::access {
+
+struct MemoryModel {
+  int warpSize = 32;
+  int sectorBytes = 32;
+  int lineBytes = 128;
+  int banks = 32;
+  int bankBytes = 4;
+  bool halfWarpBanks = false;   // cc 1.x: 16 banks, each half-warp is its own shared request
+  // cc 1.x: 16 banks per half-warp (seed 000); since 2.0: 32 banks of 4 bytes per warp.
+  static MemoryModel forComputeCapability(int major);
+};
+
+struct LaneAccess {
+  int lane = 0;
+  int thread = 0;
+  int64_t element = 0;
+  uint64_t address = 0;
+  int bank = -1;         // shared only
+};
+
+struct Request {
+  int phase = 0;
+  int seq = 0;
+  Space space = Space::Global;
+  Kind kind = Kind::Load;
+  int buffer = 0;
+  std::string bufferName;
+  std::vector<LaneAccess> lanes;   // active lanes, by lane
+  int usefulBytes = 0;             // distinct bytes the lanes ask for
+  // Global memory.
+  int sectors = 0;
+  int idealSectors = 0;            // ceil(usefulBytes / sectorBytes)
+  int lines = 0;
+  int idealLines = 0;
+  double efficiency = 0;           // usefulBytes / (sectors * sectorBytes)
+  std::vector<uint64_t> sectorAddresses;   // sorted byte addresses of the touched sectors
+  // Shared memory.
+  std::vector<int> bankWords;      // distinct words per bank (all lanes; per half-warp on cc 1.x)
+  int conflictDegree = 0;          // 1 = conflict-free, 32 = every lane in one bank
+  int wavefronts = 0;              // passes the shared unit needs (sum over half-warps on 1.x)
+};
+
+struct Totals {
+  int globalRequests = 0;
+  int sectors = 0;
+  int idealSectors = 0;
+  int lines = 0;
+  int idealLines = 0;
+  double efficiency = 0;           // ideal sectors / sectors
+  int sharedRequests = 0;
+  int wavefronts = 0;              // shared passes
+  int idealWavefronts = 0;         // one per request (per half-warp on cc 1.x)
+  int maxConflict = 0;
+};
+
+struct WarpReport {
+  std::string family;
+  std::string variant;
+  std::string kernel;
+  std::string description;
+  BlockCoord block;
+  Dim2 blockDim;
+  Dim2 gridDim;
+  int warp = 0;
+  int warpsPerBlock = 0;
+  MemoryModel memory;
+  std::vector<BufferInfo> buffers;
+  std::vector<Request> requests;   // in program order
+  Totals warpTotals;
+  Totals blockTotals;              // every warp of the block
+};
+
+// The requests of one warp of a traced block. Throws InputError when the warp is outside the
+// block.
+std::vector<Request> warpRequests(const BlockTrace& trace, int warp, const MemoryModel& memory);
+Totals totalsOf(const std::vector<Request>& requests, const MemoryModel& memory);
+
+// What to trace: a family's request (sizes, launch shape), one variant, one block and warp.
+struct AccessQuery {
+  RunRequest request;          // family, problem size, launch configuration
+  std::string variant;         // a variant id of the family
+  BlockCoord block;            // blockIdx (the kernel's own mapping decides its tile)
+  int warp = 0;
+  int ccMajor = 9;             // which bank model: 1 = 16 banks per half-warp
+};
+
+// Traces the block with the family's own phase functions and analyses the warp. Throws
+// InputError for an unknown family or variant, a block outside the grid, a warp outside the
+// block, or a launch configuration the family refuses.
+WarpReport analyze(const AccessQuery& query);
+
+// The family tracers (one per family folder). The hook-up point for new families.
+BlockTrace traceBlock(const AccessQuery& query);
+
+}  // namespace kernellab::access

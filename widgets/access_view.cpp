@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: MIT
+// AccessView: selectors, the request table, the diagram and the totals.
+#include "access_view.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "access_diagram.h"
+#include "kernellab/errors.h"
+#include "kernellab/experiment.h"
+
+namespace kernellab::widgets {
+
+namespace {
+
+const QColor kWarnBackground(255, 225, 220);
+
+QString addressText(const access::Request& q) {
+  if (q.lanes.empty()) return QStringLiteral("-");
+  QString s = QStringLiteral("%1[%2]").arg(QString::fromStdString(q.bufferName)).arg(q.lanes.front().element);
+  if (q.lanes.size() < 2) return s;
+  const int64_t stride = int64_t(q.lanes[1].address) - int64_t(q.lanes[0].address);
+  for (size_t i = 1; i < q.lanes.size(); ++i)
+    if (int64_t(q.lanes[i].address) - int64_t(q.lanes[i - 1].address) != stride)
+      return s + QObject::tr(", irregular");
+  return s + QObject::tr(", stride %1 B").arg(stride);
+}
+
+QString totalsText(const access::Totals& t) {
+  QString s = QObject::tr("%1 global requests: %2 sectors for %3 ideal (%4 % efficiency), %5 lines for %6")
+                  .arg(t.globalRequests).arg(t.sectors).arg(t.idealSectors)
+                  .arg(100.0 * t.efficiency, 0, 'f', 1).arg(t.lines).arg(t.idealLines);
+  if (t.sharedRequests > 0)
+    s += QObject::tr("; %1 shared requests: %2 wavefronts for %3 ideal (%4)")
+             .arg(t.sharedRequests).arg(t.wavefronts).arg(t.idealWavefronts)
+             .arg(t.maxConflict <= 1 ? QObject::tr("conflict-free")
+                                     : QObject::tr("worst %1-way conflict").arg(t.maxConflict));
+  return s;
+}
+
+}  // namespace
+
+AccessView::AccessView(QWidget* parent) : QWidget(parent) {
+  auto* root = new QVBoxLayout(this);
+  auto* controls = new QHBoxLayout;
+  controls->addWidget(new QLabel(tr("Variant:"), this));
+  variant_ = new QComboBox(this);
+  controls->addWidget(variant_);
+  controls->addWidget(new QLabel(tr("Block x:"), this));
+  blockX_ = new QSpinBox(this);
+  controls->addWidget(blockX_);
+  controls->addWidget(new QLabel(tr("y:"), this));
+  blockY_ = new QSpinBox(this);
+  controls->addWidget(blockY_);
+  controls->addWidget(new QLabel(tr("Warp:"), this));
+  warp_ = new QSpinBox(this);
+  controls->addWidget(warp_);
+  controls->addWidget(new QLabel(tr("Shared memory:"), this));
+  banks_ = new QComboBox(this);
+  banks_->addItem(tr("32 banks per warp (cc 2.0 and later)"), 9);
+  banks_->addItem(tr("16 banks per half-warp (cc 1.x)"), 1);
+  controls->addWidget(banks_);
+  controls->addStretch(1);
+  root->addLayout(controls);
+
+  description_ = new QLabel(this);
+  description_->setWordWrap(true);
+  root->addWidget(description_);
+  error_ = new QLabel(this);
+  error_->setWordWrap(true);
+  error_->setStyleSheet(QStringLiteral("QLabel { color: #b00020; }"));
+  error_->hide();
+  root->addWidget(error_);
+
+  table_ = new QTableWidget(this);
+  table_->setColumnCount(9);
+  table_->setHorizontalHeaderLabels({tr("#"), tr("Phase"), tr("Access"), tr("Lanes"),
+                                     tr("Addresses (lane 0)"), tr("Sectors (ideal)"),
+                                     tr("Lines (ideal)"), tr("Efficiency"), tr("Shared banks")});
+  table_->verticalHeader()->hide();
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->verticalHeader()->setDefaultSectionSize(24);
+  root->addWidget(table_, 2);
+
+  diagram_ = new AccessDiagram(this);
+  diagram_->setMinimumHeight(260);
+  root->addWidget(diagram_, 3);
+  summary_ = new QLabel(this);
+  summary_->setWordWrap(true);
+  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  root->addWidget(summary_);
+
+  auto changed = [this] {
+    recompute();
+    emit selectionChanged(variant(), block(), warp());
+  };
+  connect(variant_, &QComboBox::currentIndexChanged, this, changed);
+  connect(blockX_, &QSpinBox::valueChanged, this, changed);
+  connect(blockY_, &QSpinBox::valueChanged, this, changed);
+  connect(warp_, &QSpinBox::valueChanged, this, changed);
+  connect(banks_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+  connect(table_, &QTableWidget::currentCellChanged, this, [this](int row) {
+    if (row >= 0 && row < int(report_.requests.size())) {
+      const auto& q = report_.requests[size_t(row)];
+      diagram_->setRequest(q, report_.memory, report_.buffers[size_t(q.buffer)].elementBytes);
+    } else {
+      diagram_->clear();
+    }
+  });
+}
+
+void AccessView::setRequest(const RunRequest& request) {
+  request_ = request;
+  haveRequest_ = true;
+  const QString keep = variant();
+  {
+    const QSignalBlocker block(variant_);
+    variant_->clear();
+    for (const auto& v : describeVariants(request.family))
+      variant_->addItem(QString::fromStdString(v.title), QString::fromStdString(v.id));
+    const int i = variant_->findData(keep);
+    variant_->setCurrentIndex(i >= 0 ? i : 0);
+  }
+  recompute();
+}
+
+void AccessView::setSelection(const QString& variant, QPoint block, int warp) {
+  {
+    const QSignalBlocker b1(variant_), b2(blockX_), b3(blockY_), b4(warp_);
+    const int i = variant_->findData(variant);
+    if (i >= 0) variant_->setCurrentIndex(i);
+    blockX_->setMaximum(std::max(blockX_->maximum(), block.x()));
+    blockY_->setMaximum(std::max(blockY_->maximum(), block.y()));
+    warp_->setMaximum(std::max(warp_->maximum(), warp));
+    blockX_->setValue(block.x());
+    blockY_->setValue(block.y());
+    warp_->setValue(warp);
+  }
+  recompute();
+}
+
+void AccessView::setComputeCapability(int major) {
+  banks_->setCurrentIndex(major == 1 ? 1 : 0);
+}
+
+QString AccessView::variant() const { return variant_->currentData().toString(); }
+QPoint AccessView::block() const { return {blockX_->value(), blockY_->value()}; }
+int AccessView::warp() const { return warp_->value(); }
+QString AccessView::summaryText() const { return summary_->text(); }
+QString AccessView::errorText() const { return error_->isHidden() ? QString() : error_->text(); }
+
+void AccessView::selectRequest(int row) { table_->setCurrentCell(row, 0); }
+
+void AccessView::recompute() {
+  if (!haveRequest_ || variant().isEmpty()) return;
+  access::AccessQuery q;
+  q.request = request_;
+  q.variant = variant().toStdString();
+  q.block = {blockX_->value(), blockY_->value()};
+  q.warp = warp_->value();
+  q.ccMajor = banks_->currentData().toInt();
+  try {
+    report_ = access::analyze(q);
+  } catch (const InputError& e) {
+    // Keep the last good report on screen; say what is wrong with this selection.
+    error_->setText(QString::fromStdString(e.what()));
+    error_->show();
+    return;
+  }
+  error_->hide();
+  {
+    const QSignalBlocker b1(blockX_), b2(blockY_), b3(warp_);
+    blockX_->setRange(0, report_.gridDim.x - 1);
+    blockY_->setRange(0, report_.gridDim.y - 1);
+    warp_->setRange(0, report_.warpsPerBlock - 1);
+  }
+  description_->setText(tr("<b>%1</b> (%2): %3. Warp %4 of %5.")
+                            .arg(QString::fromStdString(report_.variant),
+                                 QString::fromStdString(report_.kernel),
+                                 QString::fromStdString(report_.description).toHtmlEscaped())
+                            .arg(report_.warp).arg(report_.warpsPerBlock));
+  fillTable();
+  summary_->setText(tr("This warp: %1.\nWhole block: %2.")
+                        .arg(totalsText(report_.warpTotals), totalsText(report_.blockTotals)));
+}
+
+void AccessView::fillTable() {
+  const int keepRow = std::max(0, table_->currentRow());
+  const QSignalBlocker block(table_);
+  table_->clearContents();
+  table_->setRowCount(int(report_.requests.size()));
+  for (int i = 0; i < int(report_.requests.size()); ++i) {
+    const auto& q = report_.requests[size_t(i)];
+    const bool global = q.space == access::Space::Global;
+    QStringList cells = {QString::number(i), QString::number(q.phase),
+                         QStringLiteral("%1 %2").arg(access::toString(q.kind), access::toString(q.space)),
+                         QString::number(q.lanes.size()), addressText(q)};
+    bool bad = false;
+    if (global) {
+      cells << QStringLiteral("%1 (%2)").arg(q.sectors).arg(q.idealSectors)
+            << QStringLiteral("%1 (%2)").arg(q.lines).arg(q.idealLines)
+            << QStringLiteral("%1 %").arg(100.0 * q.efficiency, 0, 'f', 1) << QString();
+      bad = q.sectors > q.idealSectors;
+    } else {
+      int used = 0;
+      for (int w : q.bankWords) used += w > 0;
+      cells << QString() << QString() << QString()
+            << (q.conflictDegree <= 1 ? tr("%1 banks, conflict-free").arg(used)
+                                      : tr("%1 bank(s), %2-way conflict").arg(used).arg(q.conflictDegree));
+      bad = q.conflictDegree > 1;
+    }
+    for (int c = 0; c < cells.size(); ++c) {
+      auto* item = new QTableWidgetItem(cells[c]);
+      if (c == 0 || c == 1 || c == 3) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      if (bad) item->setBackground(kWarnBackground);
+      table_->setItem(i, c, item);
+    }
+  }
+  const int row = std::min(keepRow, table_->rowCount() - 1);
+  table_->setCurrentCell(row, 0);
+  if (row >= 0) {
+    const auto& q = report_.requests[size_t(row)];
+    diagram_->setRequest(q, report_.memory, report_.buffers[size_t(q.buffer)].elementBytes);
+  } else {
+    diagram_->clear();
+  }
+}
+
+}  // namespace kernellab::widgets
