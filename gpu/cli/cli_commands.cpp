@@ -8,6 +8,7 @@
 
 #include "cli_clustering.h"
 #include "cli_models.h"
+#include "cli_bench_best.h"
 #include "cli_output.h"
 #include "kernellab/backend.h"
 #include "kernellab/errors.h"
@@ -445,6 +446,7 @@ int cmdBench(const CliOptions& o) {
     families = {"transpose", "knn"};
     // The seed's clustering workload takes hours on the CPU executor: only with a GPU or sizes.
     if (decideBackend(*b).useCuda || !o.n.empty()) families.push_back("clustering");
+    if (decideBackend(*b).useCuda) families.push_back("best");
   }
   ResultsFile file;
   bool ok = true;
@@ -457,8 +459,12 @@ int cmdBench(const CliOptions& o) {
       ok = benchKnn(o, *b, file) && ok;
       continue;
     }
+    if (fam == "best") {
+      ok = benchBest(o, *b, file) && ok;
+      continue;
+    }
     if (fam != "transpose")
-      throw InputError("bench " + fam + " is not available (transpose, clustering, knn)");
+      throw InputError("bench " + fam + " is not available (transpose, clustering, knn, best)");
     std::vector<std::string> sizes = o.sizes.empty()
                                          ? std::vector<std::string>{"8192x8192", "16384x16384"}
                                          : o.sizes;

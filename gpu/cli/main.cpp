@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
 
   auto* bench = app.add_subcommand(
       "bench", "Reference workloads with ratios to the ceilings measured in the same run");
-  bench->add_option("family", o.families, "transpose | clustering (kcenters, kmeans) | knn | all (default all)")->delimiter(',');
+  bench->add_option("family", o.families, "transpose | clustering (kcenters, kmeans) | knn | best | all (default all)")->delimiter(',');
   bench->add_option("--backend", o.backend, "auto | cpu | cuda");
   bench->add_option("--sizes", o.sizes, "Override the sizes: transpose WxH, knn image ROWSxCOLS[xC], e.g. 1024x1024,2048x2048")->delimiter(',');
   bench->add_option("--reps", o.reps, "Timed repetitions (default 20; clustering 3)");

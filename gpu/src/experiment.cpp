@@ -156,7 +156,7 @@ std::vector<VariantDescription> describeVariants(Family family) {
   if (family == Family::Transpose)
     for (const auto& v : transpose::variants()) out.push_back({v.id, v.title, v.explanation});
   if (family == Family::KMeans || family == Family::KCenters)
-    for (const auto& v : clustering::variants()) out.push_back({v.id, v.title, v.explanation});
+    for (const auto& v : clustering::variants(family)) out.push_back({v.id, v.title, v.explanation});
   if (family == Family::Knn)
     for (const auto& v : knn::variants()) out.push_back({v.id, v.title, v.explanation});
   return out;

@@ -423,12 +423,14 @@ void from_json(const json& j, VariantResult& v) {
 
 void to_json(json& j, const Ceiling& v) {
   j = json{{"name", v.name}, {"bytes", v.bytes}, {"timing", v.timing}, {"gbps", v.gbps}};
+  if (v.gflops > 0) j["gflops"] = v.gflops;
 }
 void from_json(const json& j, Ceiling& v) {
   opt(j, "name", v.name);
   opt(j, "bytes", v.bytes);
   opt(j, "timing", v.timing);
   opt(j, "gbps", v.gbps);
+  opt(j, "gflops", v.gflops);
 }
 
 void to_json(json& j, const RunResult& v) {

@@ -2,6 +2,7 @@
 // The CUDA clustering kernels against the CPU reference; skipped with CUDA's error text when no
 // device works (the same checks run on GPU servers through `kernellab-cli verify`).
 #include <QtTest>
+#include <cmath>
 
 #include "kernellab/clustering.h"
 #include "kernellab/experiment.h"
@@ -61,12 +62,14 @@ class TstClusteringCuda : public QObject {
     QVERIFY2(res.ok, res.message.c_str());
     QCOMPARE(res.backend, std::string("cuda"));
     QCOMPARE(res.ceilings.front().name, std::string("cudaMemcpy D2D"));
-    QCOMPARE(res.variants.size(), size_t(4));
+    // The seed's four plus the engines: best (both), cublas (k-means).
+    QCOMPARE(res.variants.size(), size_t(Family(family) == Family::KMeans ? 6 : 5));
     for (const auto& v : res.variants) {
-      QVERIFY2(v.ok, v.error.c_str());
+      QVERIFY2(v.ok, (v.variant + ": " + v.error).c_str());
       QVERIFY2(v.verification.passed, (v.variant + ": " + v.verification.note).c_str());
       QCOMPARE(v.verification.compared, uint64_t(n));
       for (const auto& kr : v.kernels) {
+        if (kr.name == "cublasSgemm") continue;  // cuBLAS picks its own kernel
         QVERIFY(kr.resources.has_value());
         QVERIFY(kr.resources->maxActiveBlocksPerSM > 0);
         QCOMPARE(kr.timing.clock, std::string("cuda-events"));
@@ -77,10 +80,29 @@ class TstClusteringCuda : public QObject {
     }
   }
 
+  void enginesAgreeWithTheSeedVariants() {
+    KLTEST_REQUIRE_CUDA();
+    // The engines pick the same k-centers centers and the same k-means inertia as the seed's
+    // kernels on data with well-separated clusters (no near ties).
+    RunRequest kc = request(Family::KCenters, 200000, 50, 64, 256);
+    kc.variants = {"shared-coalesced", "best"};
+    const RunResult a = runExperiment(kc);
+    QVERIFY2(a.ok, a.message.c_str());
+    QCOMPARE(a.variants[1].clustering->centerIndices, a.variants[0].clustering->centerIndices);
+    RunRequest km = request(Family::KMeans, 200000, 100, 200, 256);
+    km.variants = {"shared-coalesced", "best", "cublas"};
+    const RunResult b = runExperiment(km);
+    QVERIFY2(b.ok, b.message.c_str());
+    for (size_t i = 1; i < b.variants.size(); ++i)
+      QVERIFY(std::fabs(b.variants[i].clustering->inertia - b.variants[0].clustering->inertia) <=
+              1e-5 * b.variants[0].clustering->inertia);
+  }
+
   void recordedScheduleCoversEveryBlockOnce() {
     KLTEST_REQUIRE_CUDA();
     for (Family f : {Family::KMeans, Family::KCenters}) {
       RunRequest r = request(f, 10000, 4, 8, 128);
+      r.variants = {"shared-coalesced", "global-coalesced", "shared-interleaved", "global-interleaved"};
       r.recordSchedule = true;
       const RunResult res = runExperiment(r);
       QVERIFY2(res.ok, res.message.c_str());

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "kernellab/clustering.h"
+#include "test_support.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
 #include "kernellab/host_block.h"
@@ -302,8 +303,24 @@ class TstClusteringCpu : public QObject {
       validateRequest(r);
       QFAIL("an unknown variant was accepted");
     } catch (const InputError& e) {
-      QVERIFY(QString(e.what()).contains("unknown clustering variant (known: shared-coalesced"));
+      QVERIFY(QString(e.what()).contains("unknown kcenters variant (known: shared-coalesced"));
+      QVERIFY(QString(e.what()).contains("best"));  // the engines are listed too
     }
+    // The GPU-only engines: left out of "all" without CUDA, refused by name with the reason.
+    if (kltest::cudaUnavailableReason().isEmpty()) return;
+    r.variants = {"all"};
+    QCOMPARE(runExperiment(r).variants.size(), size_t(4));
+    r.variants = {"best"};
+    try {
+      validateRequest(r);
+      QFAIL("a GPU-only engine was accepted on the CPU");
+    } catch (const InputError& e) {
+      QVERIFY(QString(e.what()).contains("--variant best runs only on the CUDA backend"));
+    }
+    RunRequest km = cpuRequest(Family::KMeans, 100, 3, 2, 32);
+    km.variants = {"cublas"};
+    QVERIFY_THROWS_EXCEPTION(InputError, validateRequest(km));
+    QVERIFY(variants(Family::KMeans).size() == 6 && variants(Family::KCenters).size() == 5);
   }
 
   void badRequestsNameTheValueAndTheLimit_data() {

@@ -19,24 +19,34 @@ namespace kernellab::clustering {
 
 // ---- variants ---------------------------------------------------------------------------------
 
+// Seed: Campaign's kernels with the two switches. Best and Cublas: the GPU-only engines of
+// gpu/kernels/clustering_best (issue 7), which read the coalesced layout.
+enum class Engine { Seed, Best, Cublas };
+
 struct VariantInfo {
-  std::string id;        // "<memory>-<layout>", e.g. "shared-coalesced"
+  std::string id;        // "<memory>-<layout>", e.g. "shared-coalesced"; or "best", "cublas"
   ScratchMemory memory;  // where reductions keep their scratch (k-means: also the centroid stage)
   DataLayout layout;     // how the points are stored
   std::string title;     // short label for charts: "Coalesced + shared"
   std::string explanation;  // one line: what this switch changes
+  Engine engine = Engine::Seed;
 };
 
-// The four seed variants, in the order the thesis plots them. Later issues add "best" and
-// "cublas" rows to this table.
+// The four seed variants, in the order the thesis plots them.
 const std::vector<VariantInfo>& variants();
+// The variants a family offers: the seed's four, "best" (both), "cublas" (k-means only).
+const std::vector<VariantInfo>& variants(Family family);
 std::optional<VariantInfo> variantFromString(const std::string& id);
 // "all" or a list of ids; throws InputError naming an unknown id and listing the known ones.
-std::vector<VariantInfo> parseVariants(const std::vector<std::string>& ids);
+// Without CUDA, "all" leaves out the GPU-only engines and naming one explicitly is an error
+// that names the reason.
+std::vector<VariantInfo> parseVariants(const std::vector<std::string>& ids, Family family,
+                                       bool cuda, const std::string& whyNoCuda = {});
 
 // Kernels of an algorithm in launch order within an iteration; IterationRecord::kernelMs and
 // VariantResult::kernels follow this order.
 const std::vector<std::string>& kernelNames(Family family);
+const std::vector<std::string>& kernelNames(Family family, const VariantInfo& v);
 
 // ---- points -------------------------------------------------------------------------------------
 

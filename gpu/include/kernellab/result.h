@@ -175,10 +175,11 @@ struct VariantResult {
 };
 
 struct Ceiling {
-  std::string name;             // "cudaMemcpy D2D" or "memcpy"
+  std::string name;             // "cudaMemcpy D2D", "memcpy", or "fp32 FMA peak"
   double bytes = 0;             // read + write
   TimingStats timing;
   double gbps = 0;
+  double gflops = 0;            // arithmetic ceilings: floating-point operations per ns
 };
 
 struct RunResult {

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "best_engines.h"
 #include "clustering_backend.h"
 #include "cuda/cuda_check.h"
 #include "cuda/schedule_record.cuh"
@@ -323,7 +324,7 @@ class CudaBackend final : public Backend {
     centroids_.allocate(static_cast<size_t>(k_) * points_.d);
     clusterScore_.allocate(static_cast<size_t>(k_));
     clusterCount_.allocate(static_cast<size_t>(k_));
-    if (v.memory == ScratchMemory::Global) {
+    if (v.engine == Engine::Seed && v.memory == ScratchMemory::Global) {
       // One slice of tpb slots per block of the widest launch (N / tpb blocks, or K).
       const size_t slots = static_cast<size_t>(std::max(gridN_, k_)) * tpb_;
       globalF_.allocate(slots);
@@ -340,10 +341,46 @@ class CudaBackend final : public Backend {
       interleaved_->upload(*hostI, stream_.get());
     ev.stop(stream_.get());
     phases.push_back({"host to device", ev.elapsedMs()});
+
+    // The issue-7 engines work on the uploaded coalesced points (their own buffers and, for
+    // k-centers, the captured CUDA graph, are built here: timed as their allocation).
+    if (v.engine != Engine::Seed) {
+      t0 = std::chrono::steady_clock::now();
+      const float* X = coalesced_->view().values();
+      if (family == Family::KCenters)
+        kcBest_ = std::make_unique<best::KCentersFused>(X, n, points_.d, k_, stream_.get());
+      else if (v.engine == Engine::Best)
+        kmEngine_ = best::makeFusedKMeans(X, n, points_.d, k_, stream_.get());
+      else
+        kmEngine_ = best::makeCublasKMeans(X, n, points_.d, k_, stream_.get());
+      phases.push_back({"engine setup", msSince(t0)});
+    }
+  }
+
+  std::optional<KCentersRun> kcentersRunAll(int64_t first, int k) override {
+    if (!kcBest_) return std::nullopt;
+    KCentersRun run;
+    run.ms = kcBest_->run(first);
+    run.centers = kcBest_->centers();
+    run.radii = kcBest_->radii();
+    run.centers.resize(static_cast<size_t>(k));
+    return run;
+  }
+
+  std::vector<int> engineGrids() override {
+    if (kcBest_) return {kcBest_->grid()};
+    if (kmEngine_) return kmEngine_->grids();
+    return {};
   }
 
   std::vector<std::optional<ResourceUsage>> resources() override {
     std::vector<std::optional<ResourceUsage>> out;
+    if (kcBest_) return {kcBest_->resources()};
+    if (kmEngine_) {
+      for (const ResourceUsage& r : kmEngine_->resources())
+        out.push_back(r.threadsPerBlock > 0 ? std::optional<ResourceUsage>(r) : std::nullopt);
+      return out;
+    }
     dispatch([&](const auto& X, auto tag) {
       using L = typename std::decay_t<decltype(X)>::LayoutType;
       constexpr ScratchMemory S = decltype(tag)::value;
@@ -401,6 +438,10 @@ class CudaBackend final : public Backend {
   }
 
   void kmeansBegin(const std::vector<float>& centers) override {
+    if (kmEngine_) {
+      kmEngine_->begin(centers);
+      return;
+    }
     cudaStream_t s = stream_.get();
     KL_CUDA_CHECK(cudaMemsetAsync(labels_.get(), 0xFF, labels_.bytes(), s));
     KL_CUDA_CHECK(cudaMemsetAsync(clusterScore_.get(), 0xFF, clusterScore_.bytes(), s));
@@ -411,6 +452,14 @@ class CudaBackend final : public Backend {
   }
 
   KMeansStep kmeansStep(int iteration) override {
+    if (kmEngine_) {
+      best::KMeansIteration it = kmEngine_->iterate(iteration);
+      KMeansStep step;
+      step.kernelMs = std::move(it.kernelMs);
+      step.clusterScore = std::move(it.clusterScore);
+      step.clusterCount = std::move(it.clusterCount);
+      return step;
+    }
     cudaStream_t s = stream_.get();
     dispatch([&](const auto& X, auto tag) {
       using L = typename std::decay_t<decltype(X)>::LayoutType;
@@ -445,11 +494,22 @@ class CudaBackend final : public Backend {
     return step;
   }
 
-  double downloadLabels(std::vector<int32_t>& out) override { return download(labels_, out); }
-  double downloadDistances(std::vector<float>& out) override { return download(dist_, out); }
-  double downloadCentroids(std::vector<float>& out) override { return download(centroids_, out); }
+  double downloadLabels(std::vector<int32_t>& out) override {
+    if (kcBest_) return timed([&] { out = kcBest_->labels(); });
+    if (kmEngine_) return timed([&] { out = kmEngine_->labels(); });
+    return download(labels_, out);
+  }
+  double downloadDistances(std::vector<float>& out) override {
+    if (kcBest_) return timed([&] { out = kcBest_->distances(); });
+    return download(dist_, out);
+  }
+  double downloadCentroids(std::vector<float>& out) override {
+    if (kmEngine_) return timed([&] { out = kmEngine_->centers(); });
+    return download(centroids_, out);
+  }
 
   std::optional<RecordedSchedule> recordSchedule(int lastCenter) override {
+    if (kcBest_ || kmEngine_) return std::nullopt;  // the engines carry no recording instance
     RecordedSchedule rec;
     cuda::DeviceBuffer<cuda::BlockSlot> slots(static_cast<size_t>(gridN_));
     cudaStream_t s = stream_.get();
@@ -548,7 +608,17 @@ class CudaBackend final : public Backend {
     return ev.elapsedMs();
   }
 
+  // Host-timed synchronous copies (the engines' downloads).
+  template <class Fn>
+  static double timed(Fn&& fn) {
+    const auto t0 = std::chrono::steady_clock::now();
+    fn();
+    return msSince(t0);
+  }
+
   void freeBuffers() {
+    kcBest_.reset();  // before the points they read
+    kmEngine_.reset();
     coalesced_.reset();
     interleaved_.reset();
     labels_.release();
@@ -575,6 +645,8 @@ class CudaBackend final : public Backend {
   cuda::EventPair events_[3];
   std::unique_ptr<DevicePoints<CoalescedLayout>> coalesced_;
   std::unique_ptr<DevicePoints<InterleavedLayout>> interleaved_;
+  std::unique_ptr<best::KCentersFused> kcBest_;
+  std::unique_ptr<best::KMeansEngine> kmEngine_;
   cuda::DeviceBuffer<int32_t> labels_, centerIndex_, candIndex_, clusterCount_, globalI_;
   cuda::DeviceBuffer<float> dist_, radius_, candValue_, centroids_, globalF_;
   cuda::DeviceBuffer<double> clusterScore_, globalD_;

@@ -33,6 +33,13 @@ struct RecordedSchedule {
   double ms = 0;                    // the instrumented launch's time
 };
 
+// The best k-centers engine's whole run: all K centers without a host round trip.
+struct KCentersRun {
+  double ms = 0;                   // the K launches (one CUDA graph)
+  std::vector<int64_t> centers;    // in order
+  std::vector<float> radii;        // after center j
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -64,6 +71,13 @@ class Backend {
   // k-means assign kernel, or the k-centers distance kernel for center `lastCenter` (both leave
   // the results as they were). Empty where blocks cannot be recorded (the CPU).
   virtual std::optional<RecordedSchedule> recordSchedule(int lastCenter) = 0;
+
+  // Engine variants (issue 7): k-centers in one go, and each kernel's grid; the seed variants'
+  // backends answer nothing here.
+  virtual std::optional<KCentersRun> kcentersRunAll(int64_t /*first*/, int /*k*/) {
+    return std::nullopt;
+  }
+  virtual std::vector<int> engineGrids() { return {}; }
 
   // Frees the variant's buffers; appends the phase "free".
   virtual void release(std::vector<PhaseTiming>& phases) = 0;

@@ -154,6 +154,30 @@ double kernelBytes(Family f, size_t kernel, int64_t n, int d, int k, int grid) {
   }
 }
 
+// The engines' kernels (issue 7), in kernelNames(family, variant) order.
+double engineKernelBytes(Family f, Engine e, size_t kernel, int64_t n, int d, int k) {
+  const double points = 4.0 * double(n) * d, perPoint = 4.0 * double(n),
+               centres = 4.0 * double(k) * d;
+  if (f == Family::KCenters) return points + 3.0 * perPoint;  // points, distance in/out, labels
+  if (e == Engine::Best)
+    return kernel == 0 ? points + perPoint + centres  // one pass: labels out
+                       : 3.0 * centres + 24.0 * k;     // finalize: sums in, centers in/out
+  switch (kernel) {
+    case 0: return points + centres + 4.0 * double(n) * k;  // SGEMM: G (N x K) written
+    case 1: return 4.0 * double(n) * k + perPoint;          // arg-min: G read, labels out
+    case 2: return points + perPoint + centres;             // update and score
+    default: return 3.0 * centres + 24.0 * k;
+  }
+}
+
+// Floating-point operations of the distance work: 2 N K D for a full point-center product
+// (k-means), 3 N D per center for k-centers (difference, multiply, add).
+double engineKernelFlops(Family f, Engine e, size_t kernel, int64_t n, int d, int k) {
+  if (f == Family::KCenters) return 3.0 * double(n) * d;
+  if (e == Engine::Best) return kernel == 0 ? 2.0 * double(n) * k * d : 0.0;
+  return kernel == 0 ? 2.0 * double(n) * k * d : 0.0;
+}
+
 std::vector<int> kernelGrids(Family f, int64_t n, int k, int tpb) {
   if (f == Family::KCenters) return {gridFor(n, tpb), 1};
   return {k, gridFor(n, tpb), k};
@@ -178,7 +202,7 @@ std::vector<int64_t> histogram(const std::vector<int32_t>& labels, int k) {
 
 void validateClustering(const RunRequest& r, const BackendDecision& d) {
   const ClusteringProblem& p = r.clustering;
-  parseVariants(r.variants);
+  parseVariants(r.variants, r.family, d.useCuda, d.note);
   if (r.repetitions < 1 || r.repetitions > 100000)
     throw InputError("--reps " + std::to_string(r.repetitions) + " is outside 1..100000");
   if (r.warmup < 0 || r.warmup > 1000)
@@ -251,7 +275,8 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
   const PointSet& s = ctx.s;
   const int k = r.clustering.k;
   const int tpb = r.launch.threadsPerBlock;
-  const std::vector<std::string>& names = kernelNames(fam);
+  const std::vector<std::string>& names = kernelNames(fam, v);
+  const bool engine = v.engine != Engine::Seed;
   const size_t nk = names.size();
   Backend& backend = ctx.backend;
 
@@ -271,7 +296,17 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
   double copyBackMs = 0;
 
   try {
-    backend.prepare(v, fam, tpb, phases);
+    try {
+      backend.prepare(v, fam, tpb, phases);
+    } catch (const InputError& e) {
+      // An engine that cannot serve this shape or machine (its shared-memory plan, cuBLAS not
+      // installed): the variant is reported as not run with the reason; the others still run.
+      std::vector<PhaseTiming> ignored;
+      backend.release(ignored);
+      vr.ok = false;
+      vr.error = e.what();
+      return vr;
+    }
     resources = backend.resources();
     const int runs = r.warmup + r.repetitions;
     for (int rep = 0; rep < runs; ++rep) {
@@ -284,13 +319,39 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
       std::vector<int> repLaunches(nk, 0);
       auto account = [&](const std::vector<double>& ms, bool firstIteration) {
         for (size_t q = 0; q < nk; ++q) {
-          if (fam == Family::KMeans && q == 0 && firstIteration) continue;  // no centroids yet
+          // The seed's calcCentroids does not run in the first iteration (no assignment yet).
+          if (fam == Family::KMeans && !engine && q == 0 && firstIteration) continue;
           kernelTotal[q] += ms[q];
           ++repLaunches[q];
           if (rep >= r.warmup) launchMs[q].push_back(ms[q]);
         }
       };
-      if (fam == Family::KCenters) {
+      if (fam == Family::KCenters && engine) {
+        // The best engine runs all K centers on the GPU without a round trip: one time for the
+        // whole run; the centers and radii are read back afterwards.
+        const std::optional<KCentersRun> all = backend.kcentersRunAll(ctx.first, k);
+        if (!all) throw std::logic_error("clustering backend has no k-centers engine");
+        radii = all->radii;
+        kernelTotal[0] = all->ms;
+        repLaunches[0] = k;
+        if (rep >= r.warmup) launchMs[0].push_back(all->ms / k);
+        for (int j = 0; j < k; ++j) {
+          IterationRecord rec;
+          rec.iteration = j + 1;
+          rec.score = radii[static_cast<size_t>(j)];
+          rec.chosenPoint = static_cast<int>(all->centers[static_cast<size_t>(j)]);
+          recs.push_back(rec);
+        }
+        out.centerIndices = all->centers;
+        if (live) {
+          ClusteringOutput current;
+          current.centerIndices = all->centers;
+          current.centers = gatherRows(s, current.centerIndices);
+          current.iterations = k;
+          if (liveLabels) backend.downloadLabels(current.labels);
+          ctx.hooks.iteration(v.id, recs.back(), current);
+        }
+      } else if (fam == Family::KCenters) {
         backend.kcentersBegin(ctx.first);
         std::vector<int64_t> centers{ctx.first};
         radii.clear();
@@ -443,7 +504,7 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
 
   // Timings.
   const std::string clock = backend.clock();
-  const std::vector<int> grids = kernelGrids(fam, s.n, k, tpb);
+  const std::vector<int> grids = engine ? backend.engineGrids() : kernelGrids(fam, s.n, k, tpb);
   const int gridN = gridFor(s.n, tpb);
   for (size_t q = 0; q < nk; ++q) {
     KernelResult kr;
@@ -451,12 +512,14 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
     kr.timing = summarize(launchMs[q], clock);
     kr.totalMs = summarize(repKernelMs[q], clock).medianMs;
     kr.launches = launches[q];
-    kr.bytes = kernelBytes(fam, q, s.n, s.d, k, gridN);
+    kr.bytes = engine ? engineKernelBytes(fam, v.engine, q, s.n, s.d, k)
+                      : kernelBytes(fam, q, s.n, s.d, k, gridN);
+    kr.flops = engine ? engineKernelFlops(fam, v.engine, q, s.n, s.d, k) : 0.0;
     kr.gbps = gigabytesPerSecond(kr.bytes, kr.timing.medianMs);
     if (q < resources.size()) kr.resources = resources[q];
-    kr.gridX = grids[q];
+    kr.gridX = q < grids.size() ? grids[q] : 0;
     kr.gridY = 1;
-    kr.blockX = tpb;
+    kr.blockX = engine ? (kr.resources ? kr.resources->threadsPerBlock : 0) : tpb;
     kr.blockY = 1;
     vr.bytes += kr.bytes * kr.launches;
     vr.kernels.push_back(std::move(kr));
@@ -478,7 +541,7 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
 
 RunResult runClustering(const RunRequest& r, const BackendDecision& d, const RunHooks& hooks) {
   validateClustering(r, d);
-  const std::vector<VariantInfo> list = parseVariants(r.variants);
+  const std::vector<VariantInfo> list = parseVariants(r.variants, r.family, d.useCuda, d.note);
   RunResult res;
   res.request = r;
   res.device = d.device;

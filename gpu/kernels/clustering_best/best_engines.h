@@ -35,7 +35,7 @@ class KCentersFused {
   std::vector<int32_t> labels() const;       // index into centers()
   std::vector<float> distances() const;      // squared distance to the nearest center
   ResourceUsage resources() const;
-  std::string kernelName() const { return "kcentersFusedKernel"; }
+  int grid() const;  // persistent grid: blocks launched per center
 
  private:
   struct Impl;
@@ -60,6 +60,7 @@ class KMeansEngine {
   virtual std::vector<float> centers() const = 0;  // the centers the last assignment used
   virtual std::vector<std::string> kernelNames() const = 0;
   virtual std::vector<ResourceUsage> resources() const = 0;
+  virtual std::vector<int> grids() const = 0;  // blocks per launch of each kernel (0: library)
 };
 
 // The fused engine: a TF32 tensor-core pass computes every point's distances to all centers

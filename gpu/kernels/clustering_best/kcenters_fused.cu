@@ -296,6 +296,8 @@ std::vector<float> KCentersFused::radii() const { return download(impl_->radius)
 std::vector<int32_t> KCentersFused::labels() const { return download(impl_->labels); }
 std::vector<float> KCentersFused::distances() const { return download(impl_->dist); }
 
+int KCentersFused::grid() const { return impl_->grid; }
+
 ResourceUsage KCentersFused::resources() const {
   cudaFuncAttributes a{};
   KL_CUDA_CHECK(cudaFuncGetAttributes(&a, impl_->kernel()));

@@ -252,6 +252,9 @@ class CublasKMeans final : public KMeansEngine {
   std::vector<std::string> kernelNames() const override {
     return {"cublasSgemm", "argminKernel", "updateScoreKernel", "kmeansFinalizeKernel"};
   }
+  std::vector<int> grids() const override {
+    return {0, static_cast<int>((n_ + kThreads - 1) / kThreads), updateGrid_, 1};
+  }
   std::vector<ResourceUsage> resources() const override {
     ResourceUsage none;  // cuBLAS picks its own kernel; its resources are not queryable here
     return {none, kernelUsage(reinterpret_cast<const void*>(argminKernel), kThreads, 0),

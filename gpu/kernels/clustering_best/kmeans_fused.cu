@@ -503,6 +503,7 @@ class FusedKMeans final : public KMeansEngine {
   std::vector<std::string> kernelNames() const override {
     return {"kmeansFusedKernel", "kmeansFinalizeKernel"};
   }
+  std::vector<int> grids() const override { return {grid_, 1}; }
   std::vector<ResourceUsage> resources() const override {
     return {kernelUsage(reinterpret_cast<const void*>(kernel_), kThreads, smem_),
             kernelUsage(reinterpret_cast<const void*>(kmeansFinalizeKernel), 1024, 0)};

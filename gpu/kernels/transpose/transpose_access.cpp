@@ -55,7 +55,7 @@ BlockTrace traceTransposeBlock(const AccessQuery& q) {
   TransposeTraceMem m{&rec, rec.addBuffer("in", Space::Global, 4, 0),
                       rec.addBuffer("out", Space::Global, 4, alignedAfter(inputBytes)), -1};
   if (phaseCount(*v) > 1) m.tile = rec.addBuffer("tile", Space::Shared, 4, 0);
-  const BlockCoord tile = tileFor(*v, q.block.x, q.block.y, g.gridX, g.gridY);
+  const BlockCoord tile = tileFor(*v, g, q.block.x, q.block.y);  // incl. the best variant's grouped order
   runBlockPhases(t.blockDim, phaseCount(*v), [&](int p, int tx, int ty) {
     rec.beginThread(p, tx + ty * g.tile);
     runPhase(*v, p, g, tile, tx, ty, m);
