@@ -2,8 +2,12 @@
 # SPDX-License-Identifier: MIT
 # On a GPU server, from the project root, after building build-gpu/ (.devdeps/build-gpu.sh or the
 # README's GPU commands): device facts, verify, compute-sanitizer memcheck and racecheck on the
-# verify suite, and benchmarks. Logs go to $OUT (default ./device-out), at most 8 files.
-# Usage: scripts/device-run.sh [step...]   steps: facts verify memcheck racecheck bench-<family>
+# verify suite, benchmarks. Logs go to $OUT (default ./device-out), few files (the device tool
+# brings back at most 8).
+# Usage: scripts/device-run.sh [step...]
+#   facts | verify[:ARGS] | memcheck[:ARGS] | racecheck[:ARGS] | bench-NAME[:ARGS] | run-NAME:ARGS
+#   ARGS are kernellab-cli arguments with commas for spaces, e.g. bench-kmeans:--tpb,256,--max-iter,3
+#   Each step may be prefixed with a time limit in seconds: 300@racecheck
 set -uo pipefail
 out=${OUT:-device-out}
 mkdir -p "$out"
@@ -14,28 +18,37 @@ summary="$out/summary.txt"
 : >"$summary"
 note() { echo "$*" | tee -a "$summary"; }
 note "device-run $(date -u +%Y-%m-%dT%H:%M:%SZ) steps: ${steps[*]}"
-for step in "${steps[@]}"; do
+for spec in "${steps[@]}"; do
+  limit=1800
+  if [[ "$spec" == *@* ]]; then limit=${spec%%@*}; spec=${spec#*@}; fi
+  step=${spec%%:*}
+  args=()
+  if [[ "$spec" == *:* ]]; then IFS=',' read -r -a args <<<"${spec#*:}"; fi
   t0=$(date +%s)
   case "$step" in
     facts)
-      { nvidia-smi; nvcc --version; "$cli" devices; } >"$out/facts.txt" 2>&1
+      { nvidia-smi; nvcc --version; "$cli" devices; } >>"$summary" 2>&1
       note "facts: rc=$?"
       ;;
     verify)
-      "$cli" verify >"$out/verify.txt" 2>&1
-      note "verify: rc=$? $(tail -1 "$out/verify.txt")"
+      timeout "$limit" "$cli" verify "${args[@]}" >>"$out/verify.txt" 2>&1
+      note "verify ${args[*]}: rc=$? $(tail -1 "$out/verify.txt")"
       ;;
-    memcheck|racecheck)
-      # The quick list keeps sanitizer time bounded; every variant and launch shape is still in it.
-      compute-sanitizer --tool "$step" --error-exitcode 9 "$cli" verify --quick \
-        >"$out/sanitizer-$step.txt" 2>&1
-      note "$step: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$step.txt" | tail -1)"
+    memcheck|racecheck|synccheck|initcheck)
+      # The quick list keeps sanitizer time bounded; every variant and launch shape is in it.
+      timeout "$limit" compute-sanitizer --tool "$step" --error-exitcode 9 "$cli" verify --quick "${args[@]}" \
+        >"$out/tmp-$step.txt" 2>&1
+      rc=$?
+      { echo "=== $step ${args[*]} rc=$rc"; grep -vE '^(PASS|\[)' "$out/tmp-$step.txt" | tail -60; } >>"$out/sanitizers.txt"
+      rm -f "$out/tmp-$step.txt"
+      note "$step ${args[*]}: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY' "$out/sanitizers.txt" | tail -1)"
       ;;
-    bench-*)
-      fam=${step#bench-}
-      "$cli" bench "$fam" --json "$out/bench-$fam.json" >"$out/bench-$fam.txt" 2>"$out/bench-$fam.err"
-      note "bench $fam: rc=$?"
-      tail -c 6000 "$out/bench-$fam.txt"
+    bench-*|run-*)
+      name=${step#*-}
+      verb=${step%%-*}
+      timeout "$limit" "$cli" "$verb" "$name" "${args[@]}" --json "$out/$step.json" 2>&1 \
+        | grep -vE '^\[[0-9]+%\]' >"$out/$step.txt"
+      note "$step ${args[*]}: rc=${PIPESTATUS[0]}"
       ;;
     *)
       note "unknown step $step"
@@ -43,4 +56,4 @@ for step in "${steps[@]}"; do
   esac
   note "  ($step took $(( $(date +%s) - t0 )) s)"
 done
-cat "$summary"
+cat "$summary" | tail -40
