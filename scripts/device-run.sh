@@ -39,7 +39,8 @@ for spec in "${steps[@]}"; do
       timeout "$limit" compute-sanitizer --tool "$step" --error-exitcode 9 "$cli" verify --quick "${args[@]}" \
         >"$out/tmp-$step.txt" 2>&1
       rc=$?
-      { echo "=== $step ${args[*]} rc=$rc"; grep -vE '^(PASS|\[)' "$out/tmp-$step.txt" | tail -60; } >>"$out/sanitizers.txt"
+      { echo "=== $step ${args[*]} rc=$rc"; grep -vE '^(PASS|\[)' "$out/tmp-$step.txt" | head -80;
+        echo "..."; grep -vE '^(PASS|\[)' "$out/tmp-$step.txt" | tail -30; } >>"$out/sanitizers.txt"
       rm -f "$out/tmp-$step.txt"
       note "$step ${args[*]}: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY' "$out/sanitizers.txt" | tail -1)"
       ;;

@@ -321,9 +321,19 @@ int cmdVerify(const CliOptions& o) {
   ResultsFile file;
   int failures = 0, variantRuns = 0;
   std::vector<occupancy::DeviceCheck> occupancyChecks;
+  size_t done = 0;
   for (const auto& c : cases) {
     RunRequest r = c.request;
-    r.backend = *b;
+    // Verify what was asked for: once on CUDA, never fall back to the CPU half-way.
+    r.backend = decision.useCuda ? BackendChoice::Cuda : *b;
+    if (decision.useCuda && !backendStatus().cudaUsable) {
+      std::cout << "FAIL: " << backendStatus().cudaReason << "; the remaining "
+                << cases.size() - done << " cases were not run
+";
+      failures += static_cast<int>(cases.size() - done);
+      break;
+    }
+    ++done;
     RunResult run;
     try {
       run = runExperiment(r);

@@ -16,6 +16,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "best_engines.h"
@@ -79,7 +81,8 @@ __device__ __forceinline__ float keepNearest(float a, float old, int64_t i, int 
 }
 
 // kVec: N is a multiple of 4, so each dimension's row starts 16-byte aligned.
-template <bool kVec>
+// TEMPORARY tuning switch kStream: __ldcs (evict-first) or plain __ldg loads.
+template <bool kVec, bool kStream = true>
 __global__ void __launch_bounds__(kThreads) kcentersFusedKernel(const float* __restrict__ X,
                                                                 int64_t n, int d, int j, int k,
                                                                 float* __restrict__ dist,
@@ -106,7 +109,8 @@ __global__ void __launch_bounds__(kThreads) kcentersFusedKernel(const float* __r
       float a0 = 0.f, a1 = 0.f, a2 = 0.f, a3 = 0.f;
 #pragma unroll 8
       for (int q = 0; q < d; ++q) {
-        const float4 v = __ldcs(X4 + static_cast<int64_t>(q) * groups + g);  // streamed once
+        const float4 v = kStream ? __ldcs(X4 + static_cast<int64_t>(q) * groups + g)
+                                 : __ldg(X4 + static_cast<int64_t>(q) * groups + g);
         const float cq = center[q];
         float t = cq - v.x;
         a0 = fmaf(t, t, a0);
@@ -135,7 +139,8 @@ __global__ void __launch_bounds__(kThreads) kcentersFusedKernel(const float* __r
       float a = 0.f;
 #pragma unroll 8
       for (int q = 0; q < d; ++q) {
-        const float t = center[q] - __ldcs(X + static_cast<int64_t>(q) * n + i);
+        const float t = center[q] - (kStream ? __ldcs(X + static_cast<int64_t>(q) * n + i)
+                                             : __ldg(X + static_cast<int64_t>(q) * n + i));
         a = fmaf(t, t, a);
       }
       const float m = keepNearest(a, j > 0 ? dist[i] : 0.f, i, j, labels, dist);
@@ -195,7 +200,16 @@ struct KCentersFused::Impl {
   cudaGraphExec_t graph = nullptr;
 
   using Kernel = void (*)(const float*, int64_t, int, int, int, float*, int*, State);
-  Kernel kernel() const { return vec ? kcentersFusedKernel<true> : kcentersFusedKernel<false>; }
+  Kernel kernel() const {
+    const char* e = std::getenv("KERNELLAB_KC_TUNE");  // TEMPORARY: "plain" / "full" / both
+    const bool plain = e && std::strstr(e, "plain");
+    if (plain) return vec ? kcentersFusedKernel<true, false> : kcentersFusedKernel<false, false>;
+    return vec ? kcentersFusedKernel<true> : kcentersFusedKernel<false>;
+  }
+  bool fullGrid() const {
+    const char* e = std::getenv("KERNELLAB_KC_TUNE");
+    return e && std::strstr(e, "full");
+  }
 
   ~Impl() {
     if (graph) cudaGraphExecDestroy(graph);
@@ -221,6 +235,7 @@ struct KCentersFused::Impl {
     const int64_t work = vec ? n / 4 : n;
     const int64_t needed = (work + kThreads - 1) / kThreads;
     grid = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(needed, int64_t(sms) * std::max(1, perSM))));
+    if (fullGrid()) grid = static_cast<int>(std::min<int64_t>(needed, 1 << 30));
     dist.allocate(static_cast<size_t>(n));
     labels.allocate(static_cast<size_t>(n));
     centers.allocate(static_cast<size_t>(k));
