@@ -328,8 +328,7 @@ int cmdVerify(const CliOptions& o) {
     r.backend = decision.useCuda ? BackendChoice::Cuda : *b;
     if (decision.useCuda && !backendStatus().cudaUsable) {
       std::cout << "FAIL: " << backendStatus().cudaReason << "; the remaining "
-                << cases.size() - done << " cases were not run
-";
+                << cases.size() - done << " cases were not run\n";
       failures += static_cast<int>(cases.size() - done);
       break;
     }
