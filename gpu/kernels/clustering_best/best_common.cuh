@@ -28,8 +28,8 @@ __device__ __forceinline__ void foldRound(double (&v)[32], int lane) {
 // add (into shared partial sums when sumS is set, else into the global double sums). Each point's
 // squared distance to its center (C, row pitch cPitch) is summed in double, reduced across the
 // lanes, and added to its cluster's score and count in shared memory.
-// `lbl(i)` returns point i's label (a shared-memory read or a warp shuffle); it is called with
-// warp-uniform control flow.
+// `lbl(i)` returns point i's label (a shared-memory read): it is called from lanes that split
+// the dimensions, so with D < 32 some lanes are idle there and a warp shuffle would be undefined.
 template <class Labels>
 __device__ __forceinline__ void accumulateWarp(const float* __restrict__ X, int64_t n, int d, bool vec,
                                       int64_t w0, int valid, Labels lbl,
@@ -85,8 +85,8 @@ __device__ __forceinline__ void accumulateWarp(const float* __restrict__ X, int6
   foldRound<4>(dist, lane);
   foldRound<2>(dist, lane);
   foldRound<1>(dist, lane);
-  const int kk = lbl(lane);  // every lane calls lbl (it may be a warp shuffle)
   if (lane < valid) {
+    const int kk = lbl(lane);
     atomicAdd(scoreS + kk, dist[0]);
     atomicAdd(countS + kk, 1);
   }

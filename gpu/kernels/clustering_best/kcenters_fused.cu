@@ -94,8 +94,11 @@ __global__ void __launch_bounds__(kThreads) kcentersFusedKernel(const float* __r
   __shared__ bool lastBlock;
   const int c = st.centers[j];
   const bool valid = c >= 0 && c < n;  // never read outside X, even if a center went missing
-  for (int q = threadIdx.x; q < d; q += blockDim.x)
-    center[q] = valid ? X[static_cast<int64_t>(q) * n + c] : __int_as_float(0x7fffffff);
+  // The staged center is padded to a multiple of 8 floats: the unrolled loops below may read it
+  // with 16-byte loads (compute-sanitizer caught an 8-byte overrun at D = 2 without the pad).
+  const int padded = (d + 7) / 8 * 8;
+  for (int q = threadIdx.x; q < padded; q += blockDim.x)
+    center[q] = q >= d ? 0.f : (valid ? X[static_cast<int64_t>(q) * n + c] : __int_as_float(0x7fffffff));
   __syncthreads();
 
   float bestV = -1.0f;  // below every squared distance: a thread without points never wins
@@ -201,8 +204,10 @@ struct KCentersFused::Impl {
 
   using Kernel = void (*)(const float*, int64_t, int, int, int, float*, int*, State);
   Kernel kernel() const {
-    const char* e = std::getenv("KERNELLAB_KC_TUNE");  // TEMPORARY: "plain" / "full" / both
+    const char* e = std::getenv("KERNELLAB_KC_TUNE");  // TEMPORARY: "plain" / "full" / "scalar"
     const bool plain = e && std::strstr(e, "plain");
+    if (e && std::strstr(e, "scalar"))
+      return plain ? kcentersFusedKernel<false, false> : kcentersFusedKernel<false>;
     if (plain) return vec ? kcentersFusedKernel<true, false> : kcentersFusedKernel<false, false>;
     return vec ? kcentersFusedKernel<true> : kcentersFusedKernel<false>;
   }
@@ -216,7 +221,7 @@ struct KCentersFused::Impl {
   }
 
   void build() {
-    smem = static_cast<size_t>(d) * sizeof(float);
+    smem = static_cast<size_t>((d + 7) / 8 * 8) * sizeof(float);
     int device = 0;
     KL_CUDA_CHECK(cudaGetDevice(&device));
     int optin = 0, sms = 0;
@@ -272,7 +277,8 @@ KCentersFused::KCentersFused(const float* d_points, int64_t n, int d, int k, CUs
   impl_->d = d;
   impl_->k = k;
   impl_->stream = stream;
-  impl_->vec = n % 4 == 0;
+  const char* tune = std::getenv("KERNELLAB_KC_TUNE");
+  impl_->vec = n % 4 == 0 && !(tune && std::strstr(tune, "scalar"));
   impl_->build();
 }
 

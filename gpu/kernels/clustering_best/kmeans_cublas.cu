@@ -118,6 +118,7 @@ __global__ void __launch_bounds__(kThreads) updateScoreKernel(const float* __res
                                                               double* sums, double* scores,
                                                               int* counts) {
   extern __shared__ __align__(16) unsigned char smem[];
+  __shared__ int warpLabels[kThreads];  // the 32 labels of each warp's current group
   double* scoreS = reinterpret_cast<double*>(smem);
   int* countS = reinterpret_cast<int*>(scoreS + k);
   float* sumS = reinterpret_cast<float*>(countS + k + (k & 1));  // keep 8-byte alignment
@@ -134,12 +135,15 @@ __global__ void __launch_bounds__(kThreads) updateScoreKernel(const float* __res
        grp += static_cast<int64_t>(gridDim.x) * (kThreads / 32)) {
     const int64_t w0 = grp * 32;
     const int valid = n - w0 >= 32 ? 32 : static_cast<int>(n - w0);
-    // Lane i holds point i's label; the others get it by shuffle.
+    // The group's labels in shared memory: accumulateWarp reads them from lanes that split the
+    // dimensions, so some lanes are idle there (a shuffle would read inactive lanes).
     const int lane = threadIdx.x & 31;
-    const int mine = lane < valid ? __ldg(labels + w0 + lane) : 0;
-    accumulateWarp(X, n, d, vec, w0, valid,
-                   [mine](int i) { return __shfl_sync(0xffffffffu, mine, i); }, C, d,
+    int* mine = warpLabels + warp * 32;
+    mine[lane] = lane < valid ? __ldg(labels + w0 + lane) : 0;
+    __syncwarp();
+    accumulateWarp(X, n, d, vec, w0, valid, [mine](int i) { return mine[i]; }, C, d,
                    smemSums ? sumS : nullptr, sums, scoreS, countS);
+    __syncwarp();  // every lane is done with the labels before the next group overwrites them
   }
   __syncthreads();
   if (smemSums)
