@@ -5,6 +5,7 @@
 // fp32 peak and the cuBLAS-based peer, at N = 1e6 (verified) and N = 1e7.
 #include "cli_bench_best.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 
@@ -143,6 +144,11 @@ bool benchBest(const CliOptions& o, BackendChoice backend, ResultsFile& file) {
                 << "; per kernel:";
       for (const auto& k : v->kernels)
         std::cout << " " << k.name << " " << formatFixed(k.timing.medianMs, 4);
+      int64_t rechecked = 0;
+      for (const auto& it : v->iterations) rechecked += std::max<int64_t>(0, it.rechecked);
+      if (v->variant == "best" && !v->iterations.empty())
+        std::cout << "; points re-decided exactly: " << rechecked / int64_t(v->iterations.size())
+                  << " per iteration";
       std::cout << "\n";
     }
     for (const auto& v : km.variants)

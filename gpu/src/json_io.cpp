@@ -303,12 +303,14 @@ void from_json(const json& j, PhaseTiming& v) {
 void to_json(json& j, const IterationRecord& v) {
   j = json{{"iteration", v.iteration}, {"score", v.score}, {"kernel_ms", v.kernelMs}};
   if (v.chosenPoint >= 0) j["chosen_point"] = v.chosenPoint;
+  if (v.rechecked >= 0) j["rechecked"] = v.rechecked;
 }
 void from_json(const json& j, IterationRecord& v) {
   opt(j, "iteration", v.iteration);
   opt(j, "score", v.score);
   opt(j, "kernel_ms", v.kernelMs);
   opt(j, "chosen_point", v.chosenPoint);
+  opt(j, "rechecked", v.rechecked);
 }
 
 void to_json(json& j, const ClusteringOutput& v) {

@@ -109,6 +109,7 @@ struct IterationRecord {        // one k-means iteration or one k-centers center
   double score = 0;
   std::vector<double> kernelMs; // parallel to VariantResult::kernels
   int chosenPoint = -1;         // k-centers: index of the point chosen as the new center
+  int64_t rechecked = -1;       // best k-means: points re-decided exactly (-1: not applicable)
 };
 
 struct ClusteringOutput {

@@ -458,6 +458,7 @@ class CudaBackend final : public Backend {
       step.kernelMs = std::move(it.kernelMs);
       step.clusterScore = std::move(it.clusterScore);
       step.clusterCount = std::move(it.clusterCount);
+      step.rechecked = kmEngine_ ? it.rechecked : -1;
       return step;
     }
     cudaStream_t s = stream_.get();

@@ -22,6 +22,7 @@ struct KCentersStep {
 };
 
 struct KMeansStep {
+  int64_t rechecked = -1;        // best engine: points re-decided exactly
   std::vector<double> kernelMs;  // centroids (0 in the first iteration), assign, score
   std::vector<double> clusterScore;
   std::vector<int32_t> clusterCount;

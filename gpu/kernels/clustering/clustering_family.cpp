@@ -392,6 +392,7 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
           rec.iteration = it + 1;
           rec.score = score;
           rec.kernelMs = step.kernelMs;
+          rec.rechecked = v.engine == Engine::Best ? step.rechecked : -1;
           recs.push_back(rec);
           account(step.kernelMs, it == 0);
           if (live) {

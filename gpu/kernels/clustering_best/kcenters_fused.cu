@@ -277,8 +277,12 @@ KCentersFused::KCentersFused(const float* d_points, int64_t n, int d, int k, CUs
   impl_->d = d;
   impl_->k = k;
   impl_->stream = stream;
+  // One point per thread at a time (4-byte loads, a warp reads 128 contiguous bytes of a
+  // dimension) measured faster on the H200 than four points per thread with 16-byte loads
+  // (18.5 vs 21.7 ms for K=100 centers of N=1e6 x D=200). The vector path stays for the record
+  // (KERNELLAB_KC_TUNE=vec).
   const char* tune = std::getenv("KERNELLAB_KC_TUNE");
-  impl_->vec = n % 4 == 0 && !(tune && std::strstr(tune, "scalar"));
+  impl_->vec = n % 4 == 0 && tune && std::strstr(tune, "vec");
   impl_->build();
 }
 

@@ -4,10 +4,13 @@
 // A persistent block (one per SM, 8 warps) keeps all K centers in shared memory and walks tiles
 // of 256 points. Per tile:
 //  1. Distances: X (256 x D) times C^T (D x K) on the tensor cores (mma.sync m16n8k8, TF32
-//     operands, fp32 accumulation); 16-dimension slices of the tile stream in with cp.async,
-//     double-buffered, while the previous slice multiplies. Each warp owns 32 points.
+//     operands split "3xTF32" into big and small parts, fp32 accumulation: about fp32 accuracy);
+//     16-dimension slices of the tile stream in with cp.async, double-buffered, while the
+//     previous slice multiplies. Each warp owns 32 points.
 //  2. Exact arg-min: s_k = |c_k|^2 - 2 x.c_k is within a proven bound E of its exact value
-//     (TF32 rounding of both operands, fp32 accumulation; see bound() below). When the best and
+//     (the split's remainders, fp32 accumulation; see bound() below). A single TF32 pass was
+//     tried first: its bound (2^-10 |x||c|) left nearly every point of the seed's data to the
+//     exact path (docs/BENCHMARKS.md). When the best and
 //     second-best s are more than 2E apart the label is the exact arg-min; otherwise the warp
 //     re-decides that point with every distance in double, the CPU reference's arithmetic.
 //  3. Update and score: the warp re-reads its 32 points (now L2 hits), adds them to per-cluster
@@ -91,6 +94,13 @@ __device__ __forceinline__ uint32_t toTf32(float x) {
   uint32_t u;
   asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(u) : "f"(x));
   return u;
+}
+
+// x = big + small + r with big, small TF32 and |r| <= 2^-22 |x|: the "3xTF32" split, so three
+// TF32 products (big*big, big*small, small*big) give the product to about fp32 precision.
+__device__ __forceinline__ void splitTf32(float x, uint32_t& big, uint32_t& small) {
+  big = toTf32(x);
+  small = toTf32(x - __uint_as_float(big));
 }
 
 __device__ __forceinline__ void mmaTf32(float (&c)[4], const uint32_t (&a)[4], uint32_t b0,
@@ -185,11 +195,13 @@ __device__ __forceinline__ Best2 mergeLanes(Best2 a, int mask) {
   return r;
 }
 
-// Bound on |computed s_k - exact s_k| for a point of norm xnorm: TF32 rounding of both operands
-// (2^-11 each), fp32 accumulation over dpad products (2^-22 each, allowing truncation), the fp32
-// center norm and the final subtraction; doubled for safety.
+// Bound on |computed s_k - exact s_k| for a point of norm xnorm. The 3xTF32 product of one
+// coordinate pair misses at most 3.02 * 2^-22 |x_d c_d| (the dropped small*small term and the
+// two splits' remainders); the fp32 accumulation of 3 * dpad such products adds at most
+// 3 * dpad * 2^-23 of their absolute sum (allowing truncation), and sum |x_d c_d| <= |x| |c|.
+// Then the fp32 center norm and the final subtraction; everything doubled for safety.
 __device__ __forceinline__ float bound(float xnorm, float cmax, int dpad) {
-  const float dot = (ldexpf(1.f, -10) + (dpad + 1) * ldexpf(1.f, -22)) * xnorm * cmax;
+  const float dot = (3.02f * ldexpf(1.f, -22) + 3.f * dpad * ldexpf(1.f, -23)) * xnorm * cmax;
   const float rest = (dpad + 2) * ldexpf(1.f, -23) * (cmax * cmax + 2.f * xnorm * cmax);
   return 2.f * (2.f * dot + rest);
 }
@@ -288,7 +300,7 @@ __global__ void __launch_bounds__(kThreads, 1) kmeansFusedKernel(Params p) {
       const float* xs = Xs + (sl & 1) * kSlice * kXPitch;
 #pragma unroll
       for (int kk = 0; kk < kSlice; kk += 8) {
-        uint32_t a[2][4];
+        uint32_t a[2][4], as[2][4];  // big and small TF32 parts
 #pragma unroll
         for (int mt = 0; mt < 2; ++mt) {
           const int row = warp * 32 + mt * 16 + g;
@@ -298,16 +310,23 @@ __global__ void __launch_bounds__(kThreads, 1) kmeansFusedKernel(Params p) {
           const float v3 = xs[(kk + t + 4) * kXPitch + row + 8];
           xsq[mt][0] = fmaf(v0, v0, fmaf(v2, v2, xsq[mt][0]));
           xsq[mt][1] = fmaf(v1, v1, fmaf(v3, v3, xsq[mt][1]));
-          a[mt][0] = toTf32(v0);
-          a[mt][1] = toTf32(v1);
-          a[mt][2] = toTf32(v2);
-          a[mt][3] = toTf32(v3);
+          splitTf32(v0, a[mt][0], as[mt][0]);
+          splitTf32(v1, a[mt][1], as[mt][1]);
+          splitTf32(v2, a[mt][2], as[mt][2]);
+          splitTf32(v3, a[mt][3], as[mt][3]);
         }
         const int dim = sl * kSlice + kk;
 #pragma unroll
         for (int nt = 0; nt < NT; ++nt) {
           const float* crow = Cs + (nt * 8 + g) * p.cPitch + dim + t;
-          const uint32_t b0 = toTf32(crow[0]), b1 = toTf32(crow[4]);
+          uint32_t b0, b1, bs0, bs1;
+          splitTf32(crow[0], b0, bs0);
+          splitTf32(crow[4], b1, bs1);
+          // The small terms first: they are added to the accumulator while it is still small.
+          mmaTf32(acc[0][nt], as[0], b0, b1);
+          mmaTf32(acc[1][nt], as[1], b0, b1);
+          mmaTf32(acc[0][nt], a[0], bs0, bs1);
+          mmaTf32(acc[1][nt], a[1], bs0, bs1);
           mmaTf32(acc[0][nt], a[0], b0, b1);
           mmaTf32(acc[1][nt], a[1], b0, b1);
         }
@@ -336,6 +355,7 @@ __global__ void __launch_bounds__(kThreads, 1) kmeansFusedKernel(Params p) {
         const float e = bound(sqrtf(x2) * 1.0001f, cmax, p.dpad);
         const bool sure = isfinite(b.b1) && isfinite(b.b2) && b.b2 - b.b1 > 2.f * e && b.i1 < p.k;
         if (t == 0) lbl[row] = sure ? b.i1 : -1;
+        __syncwarp();  // orders these writes before lane 0's re-decided labels below
         unsigned unsure = __ballot_sync(0xffffffffu, t == 0 && !sure && p0 + row < p.n);
         while (unsure) {
           const int src = __ffs(unsure) - 1;
@@ -346,6 +366,7 @@ __global__ void __launch_bounds__(kThreads, 1) kmeansFusedKernel(Params p) {
             lbl[r] = label;
             atomicAdd(p.rechecked, 1ull);
           }
+          __syncwarp();
         }
       }
     }
