@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // k-centers, best variant: one fused launch per center, the whole run one CUDA graph.
 //
-// Per launch j every point reads its D coordinates once (16-byte loads of four consecutive points
-// of one dimension: a warp reads 512 contiguous bytes), adds up its squared distance to center j,
+// Per launch j every point reads its D coordinates once (a warp reads 128 contiguous bytes of a
+// dimension per load), adds up its squared distance to center j,
 // keeps it when it is below its distance to the earlier centers, and joins the block's farthest-
 // point reduction (warp shuffles). The last block to finish (a ticket counter behind a
 // __threadfence, as in the CUDA samples' threadFenceReduction) folds the blocks' candidates and
@@ -16,8 +16,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <cstdlib>
-#include <cstring>
 #include <vector>
 
 #include "best_engines.h"
@@ -80,9 +78,10 @@ __device__ __forceinline__ float keepNearest(float a, float old, int64_t i, int 
   return old;
 }
 
-// kVec: N is a multiple of 4, so each dimension's row starts 16-byte aligned.
-// TEMPORARY tuning switch kStream: __ldcs (evict-first) or plain __ldg loads.
-template <bool kVec, bool kStream = true>
+// One point per thread at a time, grid-stride over a persistent grid: a warp reads 128
+// contiguous bytes of a dimension per load. Measured on the H200 faster than four points per
+// thread with 16-byte loads (18.5 vs 21.7 ms for K = 100 centers of N = 1e6 x D = 200), and
+// the persistent grid faster than one block per 256 points (18.5 vs 18.9 ms).
 __global__ void __launch_bounds__(kThreads) kcentersFusedKernel(const float* __restrict__ X,
                                                                 int64_t n, int d, int j, int k,
                                                                 float* __restrict__ dist,
@@ -94,7 +93,7 @@ __global__ void __launch_bounds__(kThreads) kcentersFusedKernel(const float* __r
   __shared__ bool lastBlock;
   const int c = st.centers[j];
   const bool valid = c >= 0 && c < n;  // never read outside X, even if a center went missing
-  // The staged center is padded to a multiple of 8 floats: the unrolled loops below may read it
+  // The staged center is padded to a multiple of 8 floats: the unrolled loop below may read it
   // with 16-byte loads (compute-sanitizer caught an 8-byte overrun at D = 2 without the pad).
   const int padded = (d + 7) / 8 * 8;
   for (int q = threadIdx.x; q < padded; q += blockDim.x)
@@ -104,50 +103,17 @@ __global__ void __launch_bounds__(kThreads) kcentersFusedKernel(const float* __r
   float bestV = -1.0f;  // below every squared distance: a thread without points never wins
   int bestI = INT_MAX;
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  const int64_t first = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (kVec) {
-    const int64_t groups = n / 4;
-    const float4* X4 = reinterpret_cast<const float4*>(X);
-    for (int64_t g = first; g < groups; g += stride) {
-      float a0 = 0.f, a1 = 0.f, a2 = 0.f, a3 = 0.f;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    float a = 0.f;
 #pragma unroll 8
-      for (int q = 0; q < d; ++q) {
-        const float4 v = kStream ? __ldcs(X4 + static_cast<int64_t>(q) * groups + g)
-                                 : __ldg(X4 + static_cast<int64_t>(q) * groups + g);
-        const float cq = center[q];
-        float t = cq - v.x;
-        a0 = fmaf(t, t, a0);
-        t = cq - v.y;
-        a1 = fmaf(t, t, a1);
-        t = cq - v.z;
-        a2 = fmaf(t, t, a2);
-        t = cq - v.w;
-        a3 = fmaf(t, t, a3);
-      }
-      const int64_t i = 4 * g;
-      float4 old = make_float4(0.f, 0.f, 0.f, 0.f);
-      if (j > 0) old = reinterpret_cast<const float4*>(dist)[g];
-      const float m0 = keepNearest(a0, old.x, i, j, labels, dist);
-      const float m1 = keepNearest(a1, old.y, i + 1, j, labels, dist);
-      const float m2 = keepNearest(a2, old.z, i + 2, j, labels, dist);
-      const float m3 = keepNearest(a3, old.w, i + 3, j, labels, dist);
-      // In index order, so equal distances keep the lowest index.
-      if (farther(m0, static_cast<int>(i), bestV, bestI)) { bestV = m0; bestI = static_cast<int>(i); }
-      if (farther(m1, static_cast<int>(i + 1), bestV, bestI)) { bestV = m1; bestI = static_cast<int>(i + 1); }
-      if (farther(m2, static_cast<int>(i + 2), bestV, bestI)) { bestV = m2; bestI = static_cast<int>(i + 2); }
-      if (farther(m3, static_cast<int>(i + 3), bestV, bestI)) { bestV = m3; bestI = static_cast<int>(i + 3); }
+    for (int q = 0; q < d; ++q) {
+      const float t = center[q] - __ldcs(X + static_cast<int64_t>(q) * n + i);  // streamed once
+      a = fmaf(t, t, a);
     }
-  } else {
-    for (int64_t i = first; i < n; i += stride) {
-      float a = 0.f;
-#pragma unroll 8
-      for (int q = 0; q < d; ++q) {
-        const float t = center[q] - (kStream ? __ldcs(X + static_cast<int64_t>(q) * n + i)
-                                             : __ldg(X + static_cast<int64_t>(q) * n + i));
-        a = fmaf(t, t, a);
-      }
-      const float m = keepNearest(a, j > 0 ? dist[i] : 0.f, i, j, labels, dist);
-      if (farther(m, static_cast<int>(i), bestV, bestI)) { bestV = m; bestI = static_cast<int>(i); }
+    const float m = keepNearest(a, j > 0 ? dist[i] : 0.f, i, j, labels, dist);
+    if (farther(m, static_cast<int>(i), bestV, bestI)) {
+      bestV = m;
+      bestI = static_cast<int>(i);
     }
   }
 
@@ -190,7 +156,6 @@ struct KCentersFused::Impl {
   int d;
   int k;
   cudaStream_t stream;
-  bool vec;
   int grid = 0;
   size_t smem = 0;
   cuda::DeviceBuffer<float> dist;
@@ -203,18 +168,7 @@ struct KCentersFused::Impl {
   cudaGraphExec_t graph = nullptr;
 
   using Kernel = void (*)(const float*, int64_t, int, int, int, float*, int*, State);
-  Kernel kernel() const {
-    const char* e = std::getenv("KERNELLAB_KC_TUNE");  // TEMPORARY: "plain" / "full" / "scalar"
-    const bool plain = e && std::strstr(e, "plain");
-    if (e && std::strstr(e, "scalar"))
-      return plain ? kcentersFusedKernel<false, false> : kcentersFusedKernel<false>;
-    if (plain) return vec ? kcentersFusedKernel<true, false> : kcentersFusedKernel<false, false>;
-    return vec ? kcentersFusedKernel<true> : kcentersFusedKernel<false>;
-  }
-  bool fullGrid() const {
-    const char* e = std::getenv("KERNELLAB_KC_TUNE");
-    return e && std::strstr(e, "full");
-  }
+  static Kernel kernel() { return kcentersFusedKernel; }
 
   ~Impl() {
     if (graph) cudaGraphExecDestroy(graph);
@@ -237,10 +191,8 @@ struct KCentersFused::Impl {
     int perSM = 0;
     KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, kernel(), kThreads, smem));
     // A persistent grid: every resident block streams a share of the points.
-    const int64_t work = vec ? n / 4 : n;
-    const int64_t needed = (work + kThreads - 1) / kThreads;
+    const int64_t needed = (n + kThreads - 1) / kThreads;
     grid = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(needed, int64_t(sms) * std::max(1, perSM))));
-    if (fullGrid()) grid = static_cast<int>(std::min<int64_t>(needed, 1 << 30));
     dist.allocate(static_cast<size_t>(n));
     labels.allocate(static_cast<size_t>(n));
     centers.allocate(static_cast<size_t>(k));
@@ -277,12 +229,6 @@ KCentersFused::KCentersFused(const float* d_points, int64_t n, int d, int k, CUs
   impl_->d = d;
   impl_->k = k;
   impl_->stream = stream;
-  // One point per thread at a time (4-byte loads, a warp reads 128 contiguous bytes of a
-  // dimension) measured faster on the H200 than four points per thread with 16-byte loads
-  // (18.5 vs 21.7 ms for K=100 centers of N=1e6 x D=200). The vector path stays for the record
-  // (KERNELLAB_KC_TUNE=vec).
-  const char* tune = std::getenv("KERNELLAB_KC_TUNE");
-  impl_->vec = n % 4 == 0 && tune && std::strstr(tune, "vec");
   impl_->build();
 }
 
