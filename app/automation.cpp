@@ -10,6 +10,7 @@
 
 #include "clusters_page.h"
 #include "main_window.h"
+#include "point_cloud_view.h"
 #include "timing_page.h"
 #include "timing_view.h"
 
@@ -148,7 +149,7 @@ void Automation::finish() {
   }
   if (!o_.screenshot.isEmpty()) {
     QApplication::processEvents();
-    if (!window_->grab().save(o_.screenshot)) fail(1, QStringLiteral("--screenshot %1: cannot write the picture").arg(o_.screenshot));
+    if (!widgets::PointCloudView::grabWithClouds(window_).save(o_.screenshot)) fail(1, QStringLiteral("--screenshot %1: cannot write the picture").arg(o_.screenshot));
     else std::fprintf(stdout, "kernellab: wrote %s\n", qPrintable(o_.screenshot));
   }
   std::fflush(stdout);

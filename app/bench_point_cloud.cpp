@@ -98,6 +98,8 @@ int main(int argc, char** argv) {
   view.setForceMoving(true);
   const FrameTimes moving = measure(view, n);
   const int64_t drawnMoving = view.lastDrawnCount();
+  view.setMovingSubset(200000);
+  const FrameTimes fixed = measure(view, n);
   t.restart();
   const int64_t picked = view.pickAt(QPoint(view.width() / 2, view.height() / 2));
   const double pickMs = t.nsecsElapsed() / 1e6;
@@ -105,8 +107,10 @@ int main(int argc, char** argv) {
               static_cast<long long>(data.n), data.d, genMs, projMs);
   std::printf("full draw:   %lld points, render %.1f ms, frame %.1f ms (median of %d)\n",
               static_cast<long long>(drawnFull), full.render, full.frame, n);
-  std::printf("while moving: %lld points, render %.1f ms, frame %.1f ms (median of %d)\n",
+  std::printf("while moving (adaptive subset): %lld points, render %.1f ms, frame %.1f ms (median of %d)\n",
               static_cast<long long>(drawnMoving), moving.render, moving.frame, n);
+  std::printf("while moving (fixed 200,000): render %.1f ms, frame %.1f ms (median of %d)\n", fixed.render,
+              fixed.frame, n);
   std::printf("hover pick over all points: %.1f ms (found %lld)\n", pickMs, static_cast<long long>(picked));
   return 0;
 }

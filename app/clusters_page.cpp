@@ -13,6 +13,9 @@ namespace {
 
 bool isClustering(Family f) { return f == Family::KMeans || f == Family::KCenters; }
 
+// The colouring choice of the generator's own clusters (variant ids never start with '#').
+const QString kGenerator = QStringLiteral("#generator");
+
 }  // namespace
 
 ClustersPage::ClustersPage(QWidget* parent) {
@@ -30,7 +33,10 @@ ClustersPage::ClustersPage(QWidget* parent) {
     apply();
   });
   connect(view_, &widgets::ClustersView::twoDChanged, this, &ClustersPage::refresh);
-  connect(view_, &widgets::ClustersView::colorChoiceChanged, this, [this] { apply(); });
+  connect(view_, &widgets::ClustersView::colorChoiceChanged, this, [this](int index) {
+    chosen_ = choiceVariants_.value(index);
+    apply();
+  });
   refresh();
 }
 
@@ -132,7 +138,6 @@ void ClustersPage::apply() {
   shownPointsKey_ = d.pointsKey;
 
   // Colouring choices: each variant's labels, then the generator's clusters.
-  const QString previous = choiceVariants_.value(view_->colorChoice());
   QStringList choices;
   choiceVariants_.clear();
   const RunResult* run = mode_ == Mode::Result ? shownRun() : nullptr;
@@ -151,15 +156,16 @@ void ClustersPage::apply() {
   }
   if (!d.points->truth.empty()) {
     choices << tr("Generator clusters");
-    choiceVariants_ << QString();
+    choiceVariants_ << kGenerator;
   }
-  int current = static_cast<int>(choiceVariants_.indexOf(mode_ == Mode::Live ? liveVariant_ : previous));
+  // The user's last choice when it is still offered; live runs follow the variant running.
+  int current = static_cast<int>(choiceVariants_.indexOf(mode_ == Mode::Live ? liveVariant_ : chosen_));
   if (current < 0) current = 0;
   view_->setColorChoices(choices, choices.isEmpty() ? -1 : current);
 
   const QString chosen = choiceVariants_.value(current);
   const int64_t n = d.points->n;
-  if (chosen.isEmpty()) {
+  if (chosen == kGenerator || chosen.isEmpty()) {
     const QString what = mode_ == Mode::Preview ? tr("Preview of the data the next run uses") : tr("Generator clusters");
     view_->setAssignment(d.points->truth, {}, false,
                          tr("%1: N = %L2, K = %3, D = %4\n%5")
@@ -202,9 +208,8 @@ void ClustersPage::apply() {
 }
 
 QImage ClustersPage::snapshot() {
-  // QWidget::grab composes the OpenGL view's framebuffer with the widgets around it.
   if (mode_ == Mode::None || !view_->cloudGeometry()) return {};
-  return view_->grab().toImage();
+  return widgets::PointCloudView::grabWithClouds(view_);
 }
 
 void ClustersPage::saveSettings(QSettings& s) const { s.setValue(QStringLiteral("clusters/twoD"), view_->twoD()); }

@@ -58,7 +58,8 @@ class ClustersPage : public QObject, public ViewPage {
   Mode mode_ = Mode::None;
   QString wantedKey_;
   QString shownPointsKey_;
-  QStringList choiceVariants_;   // variant id per colour choice; empty string = generator clusters
+  QStringList choiceVariants_;   // variant id per colour choice, or the generator's clusters
+  QString chosen_;               // what the user picked last
 };
 
 }  // namespace kernellab::app

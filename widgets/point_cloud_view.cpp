@@ -76,6 +76,18 @@ bool PointCloudView::openGlAvailable() {
   return available;
 }
 
+QImage PointCloudView::grabWithClouds(QWidget* widget) {
+  QImage image = widget->grab().toImage();
+  QPainter p(&image);
+  for (PointCloudView* cloud : widget->findChildren<PointCloudView*>()) {
+    if (!cloud->isVisibleTo(widget) || !cloud->glReady()) continue;
+    const QImage frame = cloud->grabFramebuffer();
+    if (frame.isNull()) continue;
+    p.drawImage(QRectF(QPointF(cloud->mapTo(widget, QPoint(0, 0))), QSizeF(cloud->size())), frame);
+  }
+  return image;
+}
+
 PointCloudView::PointCloudView(QWidget* parent) : QOpenGLWidget(parent) {
   setMouseTracking(true);
   setFocusPolicy(Qt::StrongFocus);
@@ -89,6 +101,14 @@ PointCloudView::PointCloudView(QWidget* parent) : QOpenGLWidget(parent) {
   hoverTimer_.setSingleShot(true);
   hoverTimer_.setInterval(40);
   connect(&hoverTimer_, &QTimer::timeout, this, &PointCloudView::updateHover);
+  // Frame cost per point, for the adaptive moving subset: from the start of paintGL to the
+  // frame on screen (drawing and composition), smoothed.
+  connect(this, &QOpenGLWidget::frameSwapped, this, [this] {
+    if (!paintClock_.isValid() || lastDrawn_ < 1000) return;
+    const double sample = paintClock_.nsecsElapsed() / 1e6 / double(lastDrawn_);
+    msPerPoint_ = msPerPoint_ <= 0 ? sample : 0.7 * msPerPoint_ + 0.3 * sample;
+    paintClock_.invalidate();
+  });
 }
 
 PointCloudView::~PointCloudView() {
@@ -163,8 +183,17 @@ float PointCloudView::effectivePointSize() const {
 }
 
 void PointCloudView::setMovingSubset(int64_t count) {
-  movingSubset_ = std::max<int64_t>(1000, count);
+  movingSubset_ = count <= 0 ? 0 : std::max<int64_t>(1000, count);
   update();
+}
+
+int64_t PointCloudView::movingDrawCount() const {
+  constexpr double kFrameBudgetMs = 33.0;  // about 30 frames a second while dragging
+  constexpr int64_t kFloor = 20000;         // fewer points than this no longer show the shape
+  const int64_t n = uploaded_;
+  if (movingSubset_ > 0) return std::min(n, movingSubset_);
+  if (msPerPoint_ <= 0) return std::min<int64_t>(n, 200000);
+  return std::min(n, std::max(kFloor, static_cast<int64_t>(kFrameBudgetMs / msPerPoint_)));
 }
 
 void PointCloudView::setForceMoving(bool on) {
@@ -242,13 +271,14 @@ void PointCloudView::uploadColors() {
 void PointCloudView::paintGL() {
   QElapsedTimer timer;
   timer.start();
+  paintClock_.start();
   glClearColor(kBackground.redF(), kBackground.greenF(), kBackground.blueF(), 1.f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   lastDrawn_ = 0;
   if (program_ && geometry_ && geometry_->n > 0) {
     if (positionsDirty_) uploadPositions();
     if (colorsDirty_) uploadColors();
-    const int64_t count = isMoving() ? std::min(uploaded_, movingSubset_) : uploaded_;
+    const int64_t count = isMoving() ? movingDrawCount() : uploaded_;
     const glm::mat4 mvp = viewProjectionMatrix();
     if (!camera_.twoD) glEnable(GL_DEPTH_TEST);
     if (!context()->isOpenGLES()) glEnable(GL_PROGRAM_POINT_SIZE);
@@ -313,6 +343,26 @@ void PointCloudView::paintOverlay() {
     p.drawEllipse(QPointF(s.x, s.y), 6, 6);
     p.setPen(QPen(idx == selected_ ? QColor(200, 0, 0) : QColor(20, 20, 20), 1.5));
     p.drawEllipse(QPointF(s.x, s.y), 6, 6);
+  }
+  // Orientation: the three axes as the camera sees them (principal components after a PCA).
+  if (geometry_ && geometry_->n > 0 && !camera_.twoD) {
+    const glm::mat4 view = cloud::viewMatrix(camera_);
+    const QPointF origin(34, height() - 34);
+    const bool pca = !geometry_->projection.identity;
+    const QColor colors[3] = {QColor(190, 40, 40), QColor(40, 140, 40), QColor(40, 70, 190)};
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    p.setFont(small);
+    for (int axis = 0; axis < 3; ++axis) {
+      glm::vec3 unit(0.f);
+      unit[axis] = 1.f;
+      const glm::vec3 d = glm::mat3(view) * unit;
+      const QPointF end = origin + QPointF(d.x, -d.y) * 22.0;
+      p.setPen(QPen(colors[axis], 2));
+      p.drawLine(origin, end);
+      const QString name = pca ? QStringLiteral("PC%1").arg(axis + 1) : QString(QChar('x' + axis));
+      p.drawText(end + QPointF(d.x >= 0 ? 3 : -3 - p.fontMetrics().horizontalAdvance(name), d.y >= 0 ? -2 : 10), name);
+    }
   }
   if (isMoving() && geometry_ && lastDrawn_ < geometry_->n) {
     p.setFont(font());

@@ -36,6 +36,11 @@ class PointCloudView : public QOpenGLWidget, protected QOpenGLFunctions {
   // without OpenGL (offscreen). KERNELLAB_NO_OPENGL=1 forces "no".
   static bool openGlAvailable();
 
+  // A picture of `widget` and everything in it. QWidget::grab leaves out what paintGL draws with
+  // QPainter (center marks, numbers) in Qt 6.4, so point clouds inside are drawn over it from
+  // their own framebuffers.
+  static QImage grabWithClouds(QWidget* widget);
+
   // A new data set; `resetView` fits the camera to it (otherwise the camera stays, so live
   // updates and 2D/3D switches of the same data do not jump).
   void setCloud(std::shared_ptr<const cloud::CloudGeometry> geometry, bool resetView);
@@ -54,9 +59,13 @@ class PointCloudView : public QOpenGLWidget, protected QOpenGLFunctions {
   // Point size in logical pixels; 0 picks one from the number of points.
   void setPointSize(float px);
   float effectivePointSize() const;
-  // Points drawn while the camera moves (a uniform sample); default 200,000.
+  // Points drawn while the camera moves (a uniform sample). 0 (the default) adapts the count so
+  // a frame takes about 33 ms, from the frame times measured so far: a GPU draws everything, a
+  // software renderer (llvmpipe) a sample.
   void setMovingSubset(int64_t count);
   int64_t movingSubset() const { return movingSubset_; }
+  int64_t movingDrawCount() const;
+  double msPerPoint() const { return msPerPoint_; }
   bool isMoving() const { return moving_ || forceMoving_; }
   // Benchmarks: draw as if moving, and time each frame to completion (glFinish).
   void setForceMoving(bool on);
@@ -108,7 +117,9 @@ class PointCloudView : public QOpenGLWidget, protected QOpenGLFunctions {
   int64_t uploaded_ = 0;
 
   float pointSize_ = 0.f;
-  int64_t movingSubset_ = 200000;
+  int64_t movingSubset_ = 0;
+  double msPerPoint_ = 0;          // measured: paintGL start to frameSwapped, per point drawn
+  QElapsedTimer paintClock_;
   bool moving_ = false;
   bool forceMoving_ = false;
   QTimer settle_;       // the camera counts as still this long after the last input
