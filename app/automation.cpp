@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "clusters_page.h"
+#include "experiment_panel.h"
 #include "main_window.h"
 #include "point_cloud_view.h"
 #include "timing_page.h"
@@ -38,6 +39,7 @@ std::optional<StartupOptions> parseStartupOptions(QCommandLineParser& p, const Q
   p.addVersionOption();
   const QCommandLineOption open(QStringLiteral("open"), QObject::tr("Open a results file (.json, as kernellab-cli writes) or points (.csv, .npy). Repeatable."), QStringLiteral("file"));
   const QCommandLineOption config(QStringLiteral("config"), QObject::tr("Load the experiment settings from a request JSON."), QStringLiteral("file"));
+  const QCommandLineOption sweep(QStringLiteral("sweep"), QObject::tr("Sweep one axis, e.g. tpb=64,128,256,512,1024 (axes: tpb, tile, size, n, k, d, window, image)."), QStringLiteral("axis=values"));
   const QCommandLineOption run(QStringLiteral("run"), QObject::tr("Run the experiment and wait for it."));
   const QCommandLineOption view(QStringLiteral("view"), QObject::tr("Show this view: clusters, timing, results."), QStringLiteral("name"));
   const QCommandLineOption chart(QStringLiteral("chart"), QObject::tr("Show this Timing chart: time, bandwidth, fraction, kernels, score, iteration-time, sweep."), QStringLiteral("id"));
@@ -50,7 +52,7 @@ std::optional<StartupOptions> parseStartupOptions(QCommandLineParser& p, const Q
   const QCommandLineOption windowSize(QStringLiteral("window-size"), QObject::tr("Window size, WxH pixels."), QStringLiteral("WxH"));
   const QCommandLineOption historyDir(QStringLiteral("history-dir"), QObject::tr("Keep the run history in this folder instead of the application data folder."), QStringLiteral("dir"));
   const QCommandLineOption quit(QStringLiteral("quit"), QObject::tr("Quit when the steps are done (exit code 0 ok, 1 run or export failed, 2 bad input)."));
-  p.addOptions({open, config, run, view, chart, logScale, noPublished, exportCharts, chartSize, exportReport,
+  p.addOptions({open, config, sweep, run, view, chart, logScale, noPublished, exportCharts, chartSize, exportReport,
                 screenshot, windowSize, historyDir, quit});
   if (!p.parse(arguments)) {
     if (error) *error = p.errorText();
@@ -60,6 +62,11 @@ std::optional<StartupOptions> parseStartupOptions(QCommandLineParser& p, const Q
   o.open = p.values(open);
   o.open += p.positionalArguments();
   o.config = p.value(config);
+  o.sweep = p.value(sweep);
+  if (!o.sweep.isEmpty() && (!o.sweep.contains(QLatin1Char('=')) || o.sweep.section(QLatin1Char('='), 1).isEmpty())) {
+    if (error) *error = QObject::tr("--sweep %1: expected AXIS=V1,V2,... such as tpb=64,128,256").arg(o.sweep);
+    return std::nullopt;
+  }
   o.run = p.isSet(run);
   o.view = p.value(view);
   o.chart = p.value(chart);
@@ -104,7 +111,13 @@ void Automation::start() {
       fail(2, QStringLiteral("--config %1: %2").arg(o_.config, why));
     for (const QString& path : o_.open)
       if (!window_->openPath(path, &why)) fail(2, QStringLiteral("--open %1: %2").arg(path, why));
-    if (!o_.run) {
+    if (!o_.sweep.isEmpty()) {
+      const QString axis = o_.sweep.section(QLatin1Char('='), 0, 0).trimmed();
+      window_->panel()->setSweep(axis, o_.sweep.section(QLatin1Char('='), 1));
+      if (window_->panel()->sweepAxis() != axis)
+        fail(2, QStringLiteral("--sweep %1: '%2' is not an axis of this kernel family").arg(o_.sweep, axis));
+    }
+    if (!o_.run || exitCode_ >= 2) {  // bad input: run nothing else
       afterRun();
       return;
     }

@@ -18,6 +18,7 @@ class MainWindow;
 struct StartupOptions {
   QStringList open;        // results (.json) or points (.csv, .npy)
   QString config;          // a request JSON (readRequestFile)
+  QString sweep;           // "tpb=64,128,256": one axis and its values
   bool run = false;
   QString exportCharts;    // folder
   QString exportReport;    // .html or .pdf

@@ -107,9 +107,15 @@ struct Categories {
   }
 };
 
-Family familyOf(const RunSelection& sel) {
+bool knownVariant(Family f, const std::string& id) {
+  for (const auto& v : describeVariants(f))
+    if (v.id == id) return true;
+  return false;
+}
+
+Family familyOf(const RunSelection& sel, Family whenEmpty) {
   if (const RunRef* p = sel.primaryRun()) return p->run().request.family;
-  return sel.runs.isEmpty() ? Family::Transpose : sel.runs.front().run().request.family;
+  return sel.runs.isEmpty() ? whenEmpty : sel.runs.front().run().request.family;
 }
 
 QString verifiedText(const VariantResult& v) {
@@ -166,6 +172,7 @@ struct SeriesBook {
 
 QStringList measuredNotes(const QVector<const RunRef*>& runs) {
   QStringList notes;
+  if (runs.isEmpty()) return notes;
   QSet<QString> devices;
   bool cpu = false;
   int reps = 0, warm = 0;
@@ -234,6 +241,8 @@ ChartSpec timeChart(const QVector<const RunRef*>& runs, const CategoryPlan& plan
       for (const PublishedSeries& ps : t->series) {
         ChartSeries& s = book.at(ps.variant.toStdString(), QObject::tr(" (published, %1)").arg(t->device));
         s.name = QObject::tr("Published (%1): %2").arg(t->device, ps.label);
+        // Variants this build does not know yet still get distinct colours: the table's order.
+        if (!knownVariant(family, ps.variant.toStdString())) s.colorIndex = static_cast<int>(&ps - t->series.data());
         s.published = true;
         s.source = t->source;
         for (int i = 0; i < t->axisValues.size() && i < ps.values.size(); ++i) {
@@ -493,8 +502,10 @@ ChartSpec sweepChart(const QVector<const RunRef*>& runs, const CategoryPlan& pla
                      bool bandwidth) {
   ChartSpec spec;
   spec.id = bandwidth ? QStringLiteral("sweep-bandwidth") : QStringLiteral("sweep");
-  spec.title = bandwidth ? QObject::tr("Bandwidth vs %1").arg(plan.axisTitle)
-                         : QObject::tr("Time vs %1").arg(plan.axisTitle);
+  // "Threads per block" reads "threads per block" mid-sentence; "N (points)" stays.
+  QString axis = plan.axisTitle;
+  if (axis.size() > 1 && axis[1].isLower()) axis[0] = axis[0].toLower();
+  spec.title = bandwidth ? QObject::tr("Bandwidth vs %1").arg(axis) : QObject::tr("Time vs %1").arg(axis);
   spec.kind = ChartKind::Lines;
   spec.xLabel = plan.axisTitle;
   spec.yLabel = bandwidth ? widgets::bandwidthAxisLabel() : widgets::timeAxisLabel();
@@ -585,7 +596,7 @@ CategoryPlan planCategories(const QVector<const RunRef*>& runs) {
 TimingCharts buildTimingCharts(const RunSelection& selection, const ChartOptions& options,
                                const PublishedBaselines& published) {
   TimingCharts out;
-  out.family = familyOf(selection);
+  out.family = familyOf(selection, options.emptyFamily);
   QVector<const RunRef*> runs;
   int otherFamilies = 0;
   for (const RunRef& r : selection.runs) {

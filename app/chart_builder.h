@@ -17,6 +17,8 @@ namespace kernellab::app {
 
 struct ChartOptions {
   bool showPublished = true;
+  // The family whose published figures show when no run is selected (the panel's family).
+  kernellab::Family emptyFamily = kernellab::Family::Transpose;
 };
 
 struct TimingCharts {

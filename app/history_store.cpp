@@ -2,6 +2,7 @@
 // Run history on disk.
 #include "history_store.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -33,7 +34,8 @@ QJsonObject toJson(const HistoryEntry& e) {
                      {QStringLiteral("summary"), e.summary},
                      {QStringLiteral("device"), e.device},
                      {QStringLiteral("runs"), e.runs},
-                     {QStringLiteral("ok"), e.ok}};
+                     {QStringLiteral("ok"), e.ok},
+                     {QStringLiteral("content_hash"), e.contentHash}};
 }
 
 HistoryEntry fromJson(const QJsonObject& o, const QString& dir) {
@@ -48,6 +50,7 @@ HistoryEntry fromJson(const QJsonObject& o, const QString& dir) {
   e.device = o.value(QStringLiteral("device")).toString();
   e.runs = o.value(QStringLiteral("runs")).toInt(1);
   e.ok = o.value(QStringLiteral("ok")).toBool(true);
+  e.contentHash = o.value(QStringLiteral("content_hash")).toString();
   return e;
 }
 
@@ -175,9 +178,23 @@ HistoryEntry HistoryStore::adopt(const QString& path, ResultsPtr file, const QSt
 }
 
 bool HistoryStore::import(ResultsPtr file, const QString& origin, HistoryEntry* entry, QString* error) {
+  const QString hash = QString::fromLatin1(
+      QCryptographicHash::hash(QByteArray::fromStdString(nlohmann::json(*file).dump()), QCryptographicHash::Sha1).toHex());
+  for (const HistoryEntry& known : entries_)
+    if (known.contentHash == hash) {
+      if (entry) *entry = known;
+      return true;
+    }
   const QString path = writeRunFile(dir_, *file, error);
   if (path.isEmpty()) return false;
-  const HistoryEntry e = adopt(path, std::move(file), origin);
+  if (findByFile(path)) return false;
+  HistoryEntry e = describe(path, *file, origin);
+  e.number = nextNumber_++;
+  e.contentHash = hash;
+  entries_ << e;
+  remember(e.id, std::move(file));
+  saveIndex();
+  emit changed();
   if (entry) *entry = e;
   return true;
 }

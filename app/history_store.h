@@ -25,6 +25,7 @@ struct HistoryEntry {
   QString device;      // "NVIDIA H200", "CPU (...)"
   int runs = 1;
   bool ok = true;
+  QString contentHash;  // SHA-1 of an opened file's results: opening it again reuses the entry
 };
 
 class HistoryStore : public QObject {
@@ -48,7 +49,8 @@ class HistoryStore : public QObject {
 
   // Registers a file already written into the directory (a run of this window).
   HistoryEntry adopt(const QString& path, ResultsPtr file, const QString& origin);
-  // Copies an opened results file into the history and registers it.
+  // Copies an opened results file into the history and registers it; the same results opened
+  // again give the entry they already have.
   bool import(ResultsPtr file, const QString& origin, HistoryEntry* entry, QString* error);
   bool remove(const QString& id);
 

@@ -34,13 +34,9 @@ QString row(const QStringList& cells, bool header = false) {
   return r + QStringLiteral("</tr>\n");
 }
 
+// One small two-column table per device: reads well on paper and in a browser.
 QString devicesSection(const RunSelection& sel) {
-  QString html = QStringLiteral("<h2>Devices</h2>\n<table>\n");
-  html += row({QObject::tr("Device"), QObject::tr("Backend"), QObject::tr("Compute capability"),
-               QObject::tr("SMs / CPU threads"), QObject::tr("Memory"), QObject::tr("L2"),
-               QObject::tr("Max threads / block"), QObject::tr("Shared / block"),
-               QObject::tr("Driver / runtime"), QObject::tr("Why this backend")},
-              true);
+  QString html = QStringLiteral("<h2>Devices</h2>\n");
   QSet<QString> seen;
   for (const RunRef& ref : sel.runs) {
     const RunResult& r = ref.run();
@@ -49,31 +45,41 @@ QString devicesSection(const RunSelection& sel) {
     if (seen.contains(key)) continue;
     seen.insert(key);
     const bool cuda = r.backend == "cuda";
-    html += row({fromStd(d.name), fromStd(r.backend),
-                 cuda ? QStringLiteral("%1.%2").arg(d.ccMajor).arg(d.ccMinor) : QStringLiteral("-"),
-                 QString::number(d.smCount), bytesText(d.globalMemBytes), bytesText(d.l2Bytes),
-                 QString::number(d.maxThreadsPerBlock), bytesText(d.sharedPerBlock),
-                 cuda ? QStringLiteral("%1 / %2").arg(d.driverVersion).arg(d.runtimeVersion) : QStringLiteral("-"),
-                 fromStd(r.backendNote)});
+    html += QStringLiteral("<table>\n");
+    html += row({QObject::tr("Device"), fromStd(d.name)}, false);
+    html += row({QObject::tr("Backend"), cuda ? QObject::tr("CUDA") : QObject::tr("CPU (the kernels' index functions on CPU threads)")});
+    html += row({QObject::tr("Why this backend"), fromStd(r.backendNote)});
+    if (cuda) {
+      html += row({QObject::tr("Compute capability"), QStringLiteral("%1.%2").arg(d.ccMajor).arg(d.ccMinor)});
+      html += row({QObject::tr("Multiprocessors"), QString::number(d.smCount)});
+      html += row({QObject::tr("Global memory / L2"), bytesText(d.globalMemBytes) + QStringLiteral(" / ") + bytesText(d.l2Bytes)});
+      html += row({QObject::tr("Shared memory per block / per SM"), bytesText(d.sharedPerBlock) + QStringLiteral(" / ") + bytesText(d.sharedPerSM)});
+      html += row({QObject::tr("Registers per SM"), QString::number(d.regsPerSM)});
+      html += row({QObject::tr("Max threads per block / per SM"), QStringLiteral("%1 / %2").arg(d.maxThreadsPerBlock).arg(d.maxThreadsPerSM)});
+      html += row({QObject::tr("Driver / runtime"), QStringLiteral("%1 / %2").arg(d.driverVersion).arg(d.runtimeVersion)});
+    } else {
+      html += row({QObject::tr("Hardware threads"), QString::number(d.smCount)});
+      html += row({QObject::tr("Memory"), bytesText(d.globalMemBytes)});
+    }
+    html += QStringLiteral("</table>\n");
   }
-  return html + QStringLiteral("</table>\n");
+  return html;
 }
 
 QString configurationSection(const RunSelection& sel) {
   QString html = QStringLiteral("<h2>Configuration</h2>\n<table>\n");
-  html += row({QObject::tr("Run"), QObject::tr("When (UTC)"), QObject::tr("Tool"), QObject::tr("Family"),
-               QObject::tr("Problem and launch"), QObject::tr("Variants"), QObject::tr("Repetitions"),
-               QObject::tr("Seed"), QObject::tr("Verify"), QObject::tr("Outcome")},
+  html += row({QObject::tr("Run"), QObject::tr("When (UTC)"), QObject::tr("Problem and launch"), QObject::tr("Variants"),
+               QObject::tr("Repetitions"), QObject::tr("Seed"), QObject::tr("Outcome")},
               true);
   for (const RunRef& ref : sel.runs) {
     const RunResult& r = ref.run();
     QStringList variants;
     for (const VariantResult& v : r.variants) variants << variantTitle(r.request.family, v.variant);
-    html += row({ref.label, fromStd(r.createdAt), fromStd(r.tool), familyTitle(r.request.family),
+    QString outcome = r.ok ? (r.request.verify ? QObject::tr("ok, verified") : QObject::tr("ok, not verified")) : fromStd(r.message);
+    html += row({ref.label, fromStd(r.createdAt).replace(QLatin1Char('T'), QLatin1Char(' ')).remove(QLatin1Char('Z')),
                  requestSummary(r.request), variants.join(QStringLiteral(", ")),
                  QObject::tr("%1 after %2 warm-up").arg(r.request.repetitions).arg(r.request.warmup),
-                 QString::number(r.request.seed), r.request.verify ? QObject::tr("yes") : QObject::tr("no"),
-                 r.ok ? QObject::tr("ok") : fromStd(r.message)});
+                 QString::number(r.request.seed), outcome});
   }
   return html + QStringLiteral("</table>\n");
 }
@@ -127,9 +133,10 @@ QString reportHtml(const ReportContent& c, const QHash<QString, QString>& imageU
   html += QStringLiteral("<h2>Charts</h2>\n");
   for (int i = 0; i < c.charts.size(); ++i) {
     const auto& chart = c.charts[i];
-    html += QStringLiteral("<h3>%1</h3>\n<p><img src=\"%2\" width=\"680\" alt=\"%1\"></p>\n")
-                .arg(esc(chart.title), imageUrls.value(QStringLiteral("chart-%1").arg(i)));
-    for (const QString& note : chart.notes) html += QStringLiteral("<p class=\"note\">%1</p>\n").arg(esc(note));
+    // The picture carries the chart's title, units and notes (the same as an exported chart).
+    html += QStringLiteral("<p><img src=\"%2\" width=\"680\" alt=\"%1\"><br><span class=\"note\">Figure %3.</span></p>\n")
+                .arg(esc(chart.title), imageUrls.value(QStringLiteral("chart-%1").arg(i)))
+                .arg(i + 1);
   }
   for (int i = 0; i < c.pictures.size(); ++i)
     html += QStringLiteral("<h3>%1</h3>\n<p><img src=\"%2\" width=\"680\" alt=\"%1\"></p>\n")

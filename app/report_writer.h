@@ -24,7 +24,7 @@ struct ReportContent {
   bool logY = false;
   QVector<QPair<QString, QImage>> pictures;    // caption, picture (the Clusters view)
   TableData table;
-  QSize chartSize{1100, 620};
+  QSize chartSize{960, 560};
 };
 
 // Writes HTML when the path ends in .html/.htm, PDF when it ends in .pdf.

@@ -14,6 +14,7 @@ ResultsPage::ResultsPage(QWidget* parent) {
   widget_->setAlternatingRowColors(true);
   widget_->setSortingEnabled(false);
   widget_->verticalHeader()->setVisible(false);
+  widget_->verticalHeader()->setDefaultSectionSize(widget_->fontMetrics().height() + 8);
   widget_->horizontalHeader()->setStretchLastSection(true);
   showRuns({});
 }

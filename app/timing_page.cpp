@@ -26,9 +26,16 @@ void TimingPage::showRuns(const RunSelection& selection) {
   rebuild();
 }
 
+void TimingPage::showRequest(const RunRequest& request) {
+  if (request.family == panelFamily_) return;
+  panelFamily_ = request.family;
+  if (selection_.empty()) rebuild();  // no run shown: the published figures follow the panel
+}
+
 void TimingPage::rebuild() {
   ChartOptions options;
   options.showPublished = view_->showPublished();
+  options.emptyFamily = panelFamily_;
   const TimingCharts built = buildTimingCharts(selection_, options);
   view_->setCharts(built.charts);
   view_->setSpeedupEntries(built.speedups);

@@ -23,6 +23,7 @@ class TimingPage : public QObject, public ViewPage {
   QString title() const override { return tr("Timing"); }
   QWidget* widget() override;
   void showRuns(const RunSelection& selection) override;
+  void showRequest(const kernellab::RunRequest& request) override;
   void runStarted(const kernellab::RunRequest& request, const SweepAxes& axes) override;
   void showIteration(const LiveIteration& it) override;
   QVector<widgets::ChartSpec> charts() const override;
@@ -39,6 +40,7 @@ class TimingPage : public QObject, public ViewPage {
 
   widgets::TimingView* view_ = nullptr;
   RunSelection selection_;
+  kernellab::Family panelFamily_ = kernellab::Family::Transpose;
   kernellab::Family liveFamily_ = kernellab::Family::Transpose;
   QVector<QPair<QString, QVector<kernellab::IterationRecord>>> live_;
   QVector<int> liveColors_;

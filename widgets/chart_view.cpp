@@ -5,6 +5,7 @@
 #include "chart_view.h"
 
 #include <QLabel>
+#include <QLocale>
 #include <QStackedLayout>
 #include <QToolTip>
 #include <algorithm>
@@ -84,7 +85,10 @@ QString wrapText(const QStringList& paragraphs, int width = 140) {
 // Long category names break at their " · " separators so the ticks stay readable.
 QString tickLabel(const QString& category) {
   QString t = category;
-  if (t.size() > 18) t.replace(QStringLiteral(" · "), QStringLiteral("\n"));
+  if (t.size() > 14) {
+    t.replace(QStringLiteral(" · "), QStringLiteral("\n"));
+    t.replace(QStringLiteral(" ("), QStringLiteral("\n("));
+  }
   return t;
 }
 
@@ -280,19 +284,30 @@ void setupXAxis(QCustomPlot* plot, const ChartSpec& spec) {
     }
   if (!std::isfinite(lo)) lo = 0, hi = 1;
   x->grid()->setVisible(true);
-  x->setSubTicks(true);
-  x->setTickLength(5, 2);
-  if (spec.logX) {
-    x->setScaleType(QCPAxis::stLogarithmic);
-    x->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-    x->setNumberFormat(QStringLiteral("g"));
-    x->setRange(lo / 1.4, hi * 1.4);
-  } else {
-    x->setScaleType(QCPAxis::stLinear);
-    x->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    x->setNumberFormat(QStringLiteral("g"));
+  x->setScaleType(spec.logX ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+  x->setNumberFormat(QStringLiteral("g"));
+  if (spec.logX) x->setRange(lo / 1.4, hi * 1.4);
+  else {
     const double pad = hi > lo ? (hi - lo) * 0.05 : 1.0;
     x->setRange(lo - pad, hi + pad);
+  }
+  // A sweep has a handful of x values (64, 128, ... or 10,000, 100,000, ...): tick exactly those.
+  QVector<double> xs;
+  for (const auto& s : spec.series)
+    for (double v : s.x)
+      if (!xs.contains(v) && (!spec.logX || v > 0)) xs << v;
+  if (!xs.isEmpty() && xs.size() <= 12) {
+    std::sort(xs.begin(), xs.end());
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (double v : xs) ticker->addTick(v, QLocale().toString(v, 'g', 10));
+    x->setTicker(ticker);
+    x->setSubTicks(false);
+    x->setTickLength(0, 4);
+  } else {
+    x->setSubTicks(true);
+    x->setTickLength(5, 2);
+    if (spec.logX) x->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    else x->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
   }
 }
 

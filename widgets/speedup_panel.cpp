@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <algorithm>
 #include <cmath>
 
 namespace kernellab::widgets {
@@ -67,9 +68,12 @@ void SpeedupPanel::setEntries(const QVector<SpeedupEntry>& entries) {
     }
   }
   if (!choose(oldLabel, newLabel)) {
+    // Default: the slowest and the fastest measured entry (published ones when none was measured).
     int slow = -1, fast = -1;
+    const bool anyMeasured = std::any_of(entries_.begin(), entries_.end(),
+                                         [](const SpeedupEntry& e) { return !e.published && e.ms > 0; });
     for (int i = 0; i < entries_.size(); ++i) {
-      if (entries_[i].published || !(entries_[i].ms > 0)) continue;
+      if ((anyMeasured && entries_[i].published) || !(entries_[i].ms > 0)) continue;
       if (slow < 0 || entries_[i].ms > entries_[slow].ms) slow = i;
       if (fast < 0 || entries_[i].ms < entries_[fast].ms) fast = i;
     }

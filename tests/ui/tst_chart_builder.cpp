@@ -6,6 +6,7 @@
 
 #include "chart_builder.h"
 #include "chart_data_io.h"
+#include "chart_view.h"
 #include "published_baselines.h"
 #include "run_text.h"
 #include "speedup_panel.h"
@@ -181,6 +182,22 @@ class TstChartBuilder : public QObject {
         found = true;
       }
     QVERIFY(found);
+  }
+
+  void tooltipsGiveExactValues() {
+    const RunSelection sel = selectionOf({makeRun(Family::KCenters, 256, {{"shared-coalesced", 12.3456789, 11.5, 13.25}})});
+    const TimingCharts charts = buildTimingCharts(sel, ChartOptions{});
+    const ChartSpec* time = chart(charts, QStringLiteral("time"));
+    int measured = -1, published = -1;
+    for (int i = 0; i < time->series.size(); ++i) (time->series[i].published ? published : measured) = i;
+    const QString tip = widgets::pointTooltip(*time, measured, 0);
+    QVERIFY2(tip.contains(QStringLiteral("12.34568 ms")), qPrintable(tip));
+    QVERIFY(tip.contains(QStringLiteral("min 11.5")));
+    QVERIFY(tip.contains(QStringLiteral("max 13.25 ms")));
+    QVERIFY(tip.contains(QStringLiteral("TPB 256")));
+    const QString pub = widgets::pointTooltip(*time, published, 4);
+    QVERIFY2(pub.contains(QStringLiteral("Published figure")), qPrintable(pub));
+    QVERIFY(pub.contains(QStringLiteral("Orrit")));
   }
 
   void speedupAndGain() {

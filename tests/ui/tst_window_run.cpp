@@ -2,6 +2,7 @@
 // A CPU-backend run through the window: the charts get one bar per variant with the run's own
 // numbers, the event loop keeps turning while it runs, and a k-means request in a build without
 // clustering kernels fails cleanly without changing anything.
+#include <QCheckBox>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QtTest>
@@ -117,6 +118,25 @@ class TstWindowRun : public QObject {
     QVERIFY(runAndWait(w));
     QVERIFY(sawRunning);
     QVERIFY2(ticks >= 3, qPrintable(QStringLiteral("GUI timer ticked %1 times during the run").arg(ticks)));
+  }
+
+  void liveToggleRerunsOnAChange() {
+    MainWindow w;
+    w.panel()->setRequest(kltest::smallTranspose());
+    w.panel()->setLive(true);
+    QSignalSpy settled(&w, &MainWindow::runSettled);
+    w.panel()->variantSwitch(QStringLiteral("naive"))->setChecked(false);  // no Run pressed
+    QVERIFY(settled.wait(60000));
+    QVERIFY(settled.first().at(0).toBool());
+    const RunResult& run = w.selection().primaryRun()->run();
+    QCOMPARE(run.variants.size(), size_t(4));
+    for (const VariantResult& v : run.variants) QVERIFY(v.variant != "naive");
+    // With live off, a change waits for Run.
+    w.panel()->setLive(false);
+    settled.clear();
+    w.panel()->variantSwitch(QStringLiteral("naive"))->setChecked(true);
+    QVERIFY(!settled.wait(1000));
+    QVERIFY(!w.coordinator()->running());
   }
 
   void unavailableFamilyFailsCleanly() {
