@@ -184,6 +184,41 @@ class TstChartBuilder : public QObject {
     QVERIFY(found);
   }
 
+  void kmeansKernelsStackAndIterationsLine() {
+    RunResult run = makeRun(Family::KMeans, 256, {{"shared-coalesced", 3.5, 3, 4}, {"global-interleaved", 9, 8, 10}});
+    const char* names[] = {"assignKernel", "centroidKernel", "scoreKernel"};
+    for (size_t v = 0; v < run.variants.size(); ++v) {
+      for (int k = 0; k < 3; ++k) {
+        KernelResult kr;
+        kr.name = names[k];
+        kr.totalMs = (v + 1) * (k + 1) * 0.5;
+        run.variants[v].kernels.push_back(kr);
+      }
+      run.variants[v].phases.push_back({"host to device", 0.25});
+      for (int it = 0; it < 4; ++it) {
+        IterationRecord r;
+        r.iteration = it;
+        r.score = 100.0 / (it + 1);
+        r.kernelMs = {0.1, 0.2, 0.3};
+        run.variants[v].iterations.push_back(r);
+      }
+    }
+    const TimingCharts charts = buildTimingCharts(selectionOf({run}), ChartOptions{});
+    const ChartSpec* kernels = chart(charts, QStringLiteral("kernels"));
+    QVERIFY(kernels);
+    QCOMPARE(kernels->kind, widgets::ChartKind::StackedBars);
+    QCOMPARE(kernels->categories.size(), 2);
+    QCOMPARE(kernels->series.size(), 4);  // three kernels and one transfer phase
+    const ChartSeries* centroid = series(*kernels, QStringLiteral("centroidKernel"));
+    QCOMPARE(centroid->y, (QVector<double>{1.0, 2.0}));
+    QCOMPARE(series(*kernels, QStringLiteral("host to device"))->y, (QVector<double>{0.25, 0.25}));
+    const ChartSpec* score = chart(charts, QStringLiteral("score"));
+    QCOMPARE(score->series.size(), 2);
+    QCOMPARE(score->series[0].y, (QVector<double>{100, 50, 100.0 / 3, 25}));
+    const ChartSpec* perIteration = chart(charts, QStringLiteral("iteration-time"));
+    QVERIFY(std::fabs(perIteration->series[0].y[2] - 0.6) < 1e-12);
+  }
+
   void tooltipsGiveExactValues() {
     const RunSelection sel = selectionOf({makeRun(Family::KCenters, 256, {{"shared-coalesced", 12.3456789, 11.5, 13.25}})});
     const TimingCharts charts = buildTimingCharts(sel, ChartOptions{});
