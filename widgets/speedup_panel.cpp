@@ -51,6 +51,8 @@ SpeedupPanel::SpeedupPanel(QWidget* parent) : QWidget(parent) {
   row->addWidget(result_, 2);
   connect(old_, &QComboBox::currentIndexChanged, this, &SpeedupPanel::update);
   connect(new_, &QComboBox::currentIndexChanged, this, &SpeedupPanel::update);
+  connect(old_, &QComboBox::activated, this, [this] { userChose_ = true; });
+  connect(new_, &QComboBox::activated, this, [this] { userChose_ = true; });
   update();
 }
 
@@ -67,7 +69,9 @@ void SpeedupPanel::setEntries(const QVector<SpeedupEntry>& entries) {
       new_->addItem(text);
     }
   }
-  if (!choose(oldLabel, newLabel)) {
+  // Keep a pair the user picked; otherwise pick the default for the new entries.
+  const bool kept = userChose_ && restore(oldLabel, newLabel);
+  if (!kept) {
     // Default: the slowest and the fastest measured entry (published ones when none was measured).
     int slow = -1, fast = -1;
     const bool anyMeasured = std::any_of(entries_.begin(), entries_.end(),
@@ -85,6 +89,12 @@ void SpeedupPanel::setEntries(const QVector<SpeedupEntry>& entries) {
 }
 
 bool SpeedupPanel::choose(const QString& oldLabel, const QString& newLabel) {
+  if (!restore(oldLabel, newLabel)) return false;
+  userChose_ = true;
+  return true;
+}
+
+bool SpeedupPanel::restore(const QString& oldLabel, const QString& newLabel) {
   const int o = old_->findText(oldLabel), n = new_->findText(newLabel);
   if (o < 0 || n < 0) return false;
   const QSignalBlocker b1(old_), b2(new_);

@@ -45,11 +45,13 @@ class SpeedupPanel : public QWidget {
 
  private:
   void update();
+  bool restore(const QString& oldLabel, const QString& newLabel);
 
   QVector<SpeedupEntry> entries_;
   QComboBox* old_ = nullptr;
   QComboBox* new_ = nullptr;
   QLabel* result_ = nullptr;
+  bool userChose_ = false;  // a pair picked by hand survives new runs
 };
 
 }  // namespace kernellab::widgets

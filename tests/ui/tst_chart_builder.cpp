@@ -250,6 +250,20 @@ class TstChartBuilder : public QObject {
     QCOMPARE(slower.gainPercent, -100.0);
   }
 
+  void speedupPanelDefaultsAndKeepsAChoice() {
+    widgets::SpeedupPanel panel;
+    panel.setEntries({{QStringLiteral("paper A"), 500, true}, {QStringLiteral("naive"), 8, false},
+                      {QStringLiteral("padded"), 2, false}, {QStringLiteral("paper B"), 1, true}});
+    // Measured entries first: slowest over fastest.
+    QVERIFY2(panel.resultText().startsWith(QStringLiteral("S = 4.000x")), qPrintable(panel.resultText()));
+    QVERIFY(panel.choose(QStringLiteral("paper A"), QStringLiteral("padded")));
+    QVERIFY(panel.resultText().startsWith(QStringLiteral("S = 250.0x")));
+    panel.setEntries({{QStringLiteral("paper A"), 500, true}, {QStringLiteral("padded"), 2.5, false},
+                      {QStringLiteral("tiled"), 3, false}});
+    QVERIFY2(panel.resultText().startsWith(QStringLiteral("S = 200.0x")), qPrintable(panel.resultText()));
+    QVERIFY(panel.resultText().contains(QStringLiteral("gain 99.5 %")));
+  }
+
   void chartDataAsCsvAndJson() {
     ChartSpec spec;
     spec.id = QStringLiteral("t");
