@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Colours shared by the views.
+// Colours and value formatting shared by the views.
 #include "view_style.h"
 
 #include <array>
@@ -18,6 +18,25 @@ QColor categoricalColor(int index) {
   // Beyond the table: golden-angle hues so neighbours differ.
   const int hue = static_cast<int>(std::fmod(index * 137.508, 360.0));
   return QColor::fromHsv(hue, 170, 210);
+}
+
+QBrush publishedBrush(const QColor& color) { return QBrush(color, Qt::BDiagPattern); }
+
+QString formatValue(double value, const QString& unit) {
+  QString number;
+  if (unit == QLatin1String("GB/s") || unit == QLatin1String("%")) {
+    number = QString::number(value, 'f', 1);
+  } else if (value != 0 && std::fabs(value) < 1e-3) {
+    number = QString::number(value, 'e', 3);
+  } else {
+    // 4 significant digits without switching to exponent notation for large values.
+    const double mag = value == 0 ? 0 : std::floor(std::log10(std::fabs(value)));
+    const int decimals = std::max(0, 3 - static_cast<int>(mag));
+    number = QString::number(value, 'f', decimals);
+  }
+  if (unit.isEmpty()) return number;
+  if (unit == QLatin1String("%")) return number + unit;
+  return number + QLatin1Char(' ') + unit;
 }
 
 }  // namespace kernellab::widgets

@@ -1,0 +1,678 @@
+// SPDX-License-Identifier: MIT
+// Results -> chart specs.
+#include "chart_builder.h"
+
+#include <QObject>
+#include <QSet>
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <numeric>
+
+#include "kernellab/experiment.h"
+#include "kernellab/transpose.h"
+#include "run_text.h"
+#include "view_style.h"
+
+namespace kernellab::app {
+namespace {
+
+using widgets::ChartKind;
+using widgets::ChartSeries;
+using widgets::ChartSpec;
+using widgets::SpeedupEntry;
+
+constexpr int kCeilingColor = 7;  // grey in the shared palette
+
+struct Field {
+  QString id;
+  QString title;
+  std::function<QString(const RunResult&)> label;
+  std::function<double(const RunResult&)> number;  // NaN: not numeric
+};
+
+QVector<Field> fieldsFor(Family f) {
+  const double nan = std::nan("");
+  QVector<Field> out;
+  out.push_back({QStringLiteral("tpb"), QObject::tr("Threads per block"),
+                 [](const RunResult& r) { return QStringLiteral("TPB %1").arg(r.request.launch.threadsPerBlock); },
+                 [](const RunResult& r) { return double(r.request.launch.threadsPerBlock); }});
+  if (f == Family::Transpose) {
+    out.push_back({QStringLiteral("tile"), QObject::tr("Tile"),
+                   [](const RunResult& r) { return QStringLiteral("tile %1").arg(r.request.launch.tile); },
+                   [](const RunResult& r) { return double(r.request.launch.tile); }});
+    out.push_back({QStringLiteral("size"), QObject::tr("Matrix elements (W x H)"),
+                   [](const RunResult& r) {
+                     return QStringLiteral("%1x%2").arg(r.request.transpose.width).arg(r.request.transpose.height);
+                   },
+                   [](const RunResult& r) { return double(r.request.transpose.width) * double(r.request.transpose.height); }});
+  } else if (f == Family::KMeans || f == Family::KCenters) {
+    out.push_back({QStringLiteral("n"), QObject::tr("N (points)"),
+                   [](const RunResult& r) { return QStringLiteral("N=%L1").arg(r.request.clustering.n); },
+                   [](const RunResult& r) { return double(r.request.clustering.n); }});
+    out.push_back({QStringLiteral("k"), QObject::tr("K (clusters)"),
+                   [](const RunResult& r) { return QStringLiteral("K=%1").arg(r.request.clustering.k); },
+                   [](const RunResult& r) { return double(r.request.clustering.k); }});
+    out.push_back({QStringLiteral("d"), QObject::tr("D (dimensions)"),
+                   [](const RunResult& r) { return QStringLiteral("D=%1").arg(r.request.clustering.d); },
+                   [](const RunResult& r) { return double(r.request.clustering.d); }});
+  } else if (f == Family::Knn) {
+    out.push_back({QStringLiteral("window"), QObject::tr("Window rows"),
+                   [](const RunResult& r) { return QStringLiteral("window %1").arg(r.request.knn.window); },
+                   [](const RunResult& r) { return double(r.request.knn.window); }});
+    out.push_back({QStringLiteral("image"), QObject::tr("Image pixels"),
+                   [](const RunResult& r) { return QStringLiteral("%1x%2").arg(r.request.knn.rows).arg(r.request.knn.cols); },
+                   [](const RunResult& r) { return double(r.request.knn.rows) * double(r.request.knn.cols); }});
+  }
+  out.push_back({QStringLiteral("device"), QObject::tr("Device"),
+                 [](const RunResult& r) { return deviceShort(r); }, [nan](const RunResult&) { return nan; }});
+  return out;
+}
+
+// Categories that may gain published entries; measured ones sort by number when the plan is
+// numeric, published-only ones (other devices) stay at the end in the order added.
+struct Categories {
+  QStringList labels;
+  QVector<double> numbers;
+  QVector<bool> tail;
+  bool numeric = false;
+
+  int add(const QString& label, double number, bool atTail) {
+    const int i = static_cast<int>(labels.indexOf(label));
+    if (i >= 0) return i;
+    labels << label;
+    numbers << number;
+    tail << atTail;
+    return static_cast<int>(labels.size()) - 1;
+  }
+  // Sorts and renumbers every series' x.
+  void finish(QVector<ChartSeries>& series) {
+    QVector<int> order(labels.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      if (tail[a] != tail[b]) return !tail[a];
+      if (numeric && !tail[a]) return numbers[a] < numbers[b];
+      return false;
+    });
+    QVector<int> newIndex(labels.size());
+    QStringList sorted;
+    for (int i = 0; i < order.size(); ++i) {
+      newIndex[order[i]] = i;
+      sorted << labels[order[i]];
+    }
+    labels = sorted;
+    for (auto& s : series)
+      for (double& x : s.x) x = newIndex[static_cast<int>(x)];
+  }
+};
+
+bool knownVariant(Family f, const std::string& id) {
+  for (const auto& v : describeVariants(f))
+    if (v.id == id) return true;
+  return false;
+}
+
+Family familyOf(const RunSelection& sel, Family whenEmpty) {
+  if (const RunRef* p = sel.primaryRun()) return p->run().request.family;
+  return sel.runs.isEmpty() ? whenEmpty : sel.runs.front().run().request.family;
+}
+
+QString verifiedText(const VariantResult& v) {
+  if (!v.verification.performed) return QObject::tr("not verified");
+  return v.verification.passed ? QObject::tr("verified") : QObject::tr("VERIFICATION FAILED: %1")
+                                                                .arg(fromStd(v.verification.note));
+}
+
+QString pointNote(const RunRef& ref, const VariantResult& v) {
+  const RunResult& r = ref.run();
+  return QObject::tr("run %1 · %2 · %3 repetitions (%4) · %5")
+      .arg(ref.label, deviceShort(r))
+      .arg(v.total.samples)
+      .arg(clockTitle(v.total.clock), verifiedText(v));
+}
+
+// Variant series in describeVariants order, then unknown ids in order of appearance.
+struct SeriesBook {
+  Family family;
+  std::map<std::string, int> index;
+  QVector<ChartSeries> series;
+  QVector<std::string> ids;
+
+  ChartSeries& at(const std::string& id, const QString& suffix = {}) {
+    const std::string key = id + suffix.toStdString();
+    auto it = index.find(key);
+    if (it != index.end()) return series[it->second];
+    ChartSeries s;
+    s.name = variantTitle(family, id) + suffix;
+    s.colorIndex = variantColorIndex(family, id);
+    index[key] = static_cast<int>(series.size());
+    series.push_back(s);
+    ids.push_back(id);
+    return series.back();
+  }
+  QVector<ChartSeries> ordered() const {
+    const auto known = describeVariants(family);
+    QVector<int> order(series.size());
+    std::iota(order.begin(), order.end(), 0);
+    auto rank = [&](int i) {
+      for (size_t k = 0; k < known.size(); ++k)
+        if (known[k].id == ids[i]) return static_cast<int>(k);
+      return 1000 + i;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      if (series[a].published != series[b].published) return !series[a].published;
+      return rank(a) < rank(b);
+    });
+    QVector<ChartSeries> out;
+    for (int i : order) out << series[i];
+    return out;
+  }
+};
+
+QStringList measuredNotes(const QVector<const RunRef*>& runs) {
+  QStringList notes;
+  if (runs.isEmpty()) return notes;
+  QSet<QString> devices;
+  bool cpu = false;
+  int reps = 0, warm = 0;
+  QString clock;
+  for (const RunRef* r : runs) {
+    devices.insert(deviceShort(r->run()));
+    cpu = cpu || r->run().backend == "cpu";
+    reps = r->run().request.repetitions;
+    warm = r->run().request.warmup;
+    for (const auto& v : r->run().variants)
+      if (!v.total.clock.empty()) clock = clockTitle(v.total.clock);
+  }
+  QStringList deviceList = devices.values();
+  deviceList.sort();
+  notes << QObject::tr("Measured on %1 (%2): median of %3 timed repetitions after %4 warm-up; whiskers show min and max.")
+               .arg(deviceList.join(QStringLiteral(", ")), clock.isEmpty() ? QObject::tr("no timings") : clock)
+               .arg(reps)
+               .arg(warm);
+  if (cpu)
+    notes << QObject::tr("CPU backend: times of the CPU executor running the kernels' index functions, not GPU times.");
+  return notes;
+}
+
+ChartSpec timeChart(const QVector<const RunRef*>& runs, const CategoryPlan& plan, Family family,
+                    const ChartOptions& opt, const PublishedBaselines& pub, QVector<SpeedupEntry>& speedups) {
+  ChartSpec spec;
+  spec.id = QStringLiteral("time");
+  spec.title = QObject::tr("Time per variant: %1").arg(familyTitle(family));
+  spec.kind = ChartKind::GroupedBars;
+  spec.xLabel = plan.axisTitle;
+  spec.yLabel = widgets::timeAxisLabel();
+  spec.unit = QStringLiteral("ms");
+  Categories cats;
+  cats.numeric = !plan.numericField.isEmpty();
+  for (int c = 0; c < plan.categories.size(); ++c) {
+    double number = 0;
+    for (int r = 0; r < runs.size(); ++r)
+      if (plan.categoryOfRun[r] == c && r < plan.numberOfRun.size()) number = plan.numberOfRun[r];
+    cats.add(plan.categories[c], number, false);
+  }
+  SeriesBook book{family, {}, {}, {}};
+  QStringList failures;
+  for (int r = 0; r < runs.size(); ++r) {
+    const RunRef& ref = *runs[r];
+    for (const VariantResult& v : ref.run().variants) {
+      if (!v.ok) {
+        failures << QObject::tr("%1 in run %2: %3").arg(variantTitle(family, v.variant), ref.label, fromStd(v.error));
+        continue;
+      }
+      ChartSeries& s = book.at(v.variant);
+      s.x << plan.categoryOfRun[r];
+      s.y << v.total.medianMs;
+      s.low << v.total.minMs;
+      s.high << v.total.maxMs;
+      s.notes << pointNote(ref, v);
+      QString label = variantTitle(family, v.variant);
+      if (plan.categories.size() > 1) label += QStringLiteral(" · ") + plan.categories[plan.categoryOfRun[r]];
+      speedups.push_back({label, v.total.medianMs, false});
+    }
+  }
+  spec.notes = measuredNotes(runs);
+  if (opt.showPublished) {
+    for (const PublishedTable* t : pub.forFamily(family)) {
+      if (t->metric != QLatin1String("time_ms") || t->axis != QLatin1String("tpb")) continue;
+      const bool sameAxis = plan.numericField == QLatin1String("tpb") || runs.size() <= 1 || plan.categories.isEmpty();
+      for (const PublishedSeries& ps : t->series) {
+        ChartSeries& s = book.at(ps.variant.toStdString(), QObject::tr(" (published, %1)").arg(t->device));
+        s.name = QObject::tr("Published (%1): %2").arg(t->device, ps.label);
+        // Variants this build does not know yet still get distinct colours: the table's order.
+        if (!knownVariant(family, ps.variant.toStdString())) s.colorIndex = static_cast<int>(&ps - t->series.data());
+        s.published = true;
+        s.source = t->source;
+        for (int i = 0; i < t->axisValues.size() && i < ps.values.size(); ++i) {
+          const int tpb = static_cast<int>(t->axisValues[i]);
+          const QString label = sameAxis ? QStringLiteral("TPB %1").arg(tpb)
+                                         : QStringLiteral("%1 · TPB %2").arg(t->device).arg(tpb);
+          s.x << cats.add(label, tpb, !sameAxis);
+          s.y << ps.values[i];
+          s.notes << QObject::tr("%1, %2").arg(t->shortSource, t->problem);
+          speedups.push_back({QObject::tr("%1 (published, %2) · TPB %3").arg(ps.label, t->device).arg(tpb),
+                              ps.values[i], true});
+        }
+      }
+      spec.notes << QObject::tr("Hatched bars: published figures, not measured here (%1; %2): %3")
+                        .arg(t->problem, t->device, t->source);
+      spec.notes << t->notes;
+      if (sameAxis && plan.categories.isEmpty()) spec.xLabel = QObject::tr("Threads per block");
+    }
+  }
+  if (!failures.isEmpty()) spec.notes << QObject::tr("Not shown (failed): %1").arg(failures.join(QStringLiteral("; ")));
+  spec.series = book.ordered();
+  cats.finish(spec.series);
+  spec.categories = cats.labels;
+  return spec;
+}
+
+// Measured categories; beside published devices each says which device it ran on.
+Categories measuredCategories(const QVector<const RunRef*>& runs, const CategoryPlan& plan,
+                              bool besideDevices, QString& xLabel) {
+  Categories cats;
+  cats.numeric = !plan.numericField.isEmpty();
+  const bool prefix = besideDevices && !plan.axisTitle.contains(QObject::tr("Device"));
+  for (int c = 0; c < plan.categories.size(); ++c) {
+    double number = 0;
+    QString label = plan.categories[c];
+    for (int r = 0; r < runs.size(); ++r) {
+      if (plan.categoryOfRun[r] != c) continue;
+      if (r < plan.numberOfRun.size()) number = plan.numberOfRun[r];
+      if (prefix) {
+        const RunResult& run = runs[r]->run();
+        label = QStringLiteral("%1 · %2").arg(run.backend == "cuda" ? fromStd(run.device.name) : QObject::tr("CPU"),
+                                              plan.categories[c]);
+      }
+    }
+    cats.add(label, number, false);
+  }
+  if (besideDevices) xLabel = QObject::tr("Measured: device · %1; published: device").arg(plan.axisTitle.toLower());
+  return cats;
+}
+
+bool hasPublishedDevices(const PublishedBaselines& pub) {
+  for (const PublishedTable* t : pub.forFamily(Family::Transpose))
+    if (t->metric == QLatin1String("gbps") && !t->devices.isEmpty()) return true;
+  return false;
+}
+
+// Transpose: effective bandwidth per variant, the copy ceiling, the paper's devices.
+ChartSpec bandwidthChart(const QVector<const RunRef*>& runs, const CategoryPlan& plan,
+                         const ChartOptions& opt, const PublishedBaselines& pub,
+                         QVector<SpeedupEntry>& speedups) {
+  ChartSpec spec;
+  spec.id = QStringLiteral("bandwidth");
+  spec.title = QObject::tr("Effective bandwidth: each input read once, each output written once");
+  spec.xLabel = plan.axisTitle;
+  spec.yLabel = widgets::bandwidthAxisLabel();
+  spec.unit = QStringLiteral("GB/s");
+  Categories cats = measuredCategories(runs, plan, opt.showPublished && hasPublishedDevices(pub), spec.xLabel);
+  SeriesBook book{Family::Transpose, {}, {}, {}};
+  ChartSeries ceiling;
+  for (int r = 0; r < runs.size(); ++r) {
+    const RunRef& ref = *runs[r];
+    const RunResult& run = ref.run();
+    for (const VariantResult& v : run.variants) {
+      if (!v.ok) continue;
+      ChartSeries& s = book.at(v.variant);
+      s.x << plan.categoryOfRun[r];
+      s.y << v.gbps;
+      QString note = pointNote(ref, v);
+      if (!run.ceilings.empty() && v.fractionOfMemcpy > 0)
+        note += QObject::tr(" · %1 % of %2").arg(v.fractionOfMemcpy * 100.0, 0, 'f', 1).arg(fromStd(run.ceilings.front().name));
+      s.notes << note;
+    }
+    if (!run.ceilings.empty()) {
+      const Ceiling& c = run.ceilings.front();
+      ceiling.name = QObject::tr("%1 (ceiling)").arg(fromStd(c.name));
+      ceiling.colorIndex = kCeilingColor;
+      ceiling.x << plan.categoryOfRun[r];
+      ceiling.y << c.gbps;
+      ceiling.notes << QObject::tr("read + write bytes, run %1").arg(ref.label);
+    }
+  }
+  spec.notes = measuredNotes(runs);
+  spec.notes << QObject::tr("GB/s are decimal (1 GB = 10^9 bytes).");
+  if (opt.showPublished) {
+    for (const PublishedTable* t : pub.forFamily(Family::Transpose)) {
+      if (t->metric != QLatin1String("gbps")) continue;
+      for (const PublishedDevice& d : t->devices) {
+        const int c = cats.add(QObject::tr("%1 (published)").arg(d.device), 0, true);
+        const double bytes = transpose::effectiveBytes(2048, 2048);
+        for (auto it = d.values.begin(); it != d.values.end(); ++it) {
+          ChartSeries& s = book.at(it.key().toStdString(), QObject::tr(" (published)"));
+          s.name = QObject::tr("Published: %1").arg(variantTitle(Family::Transpose, it.key().toStdString()));
+          s.published = true;
+          s.source = t->source;
+          s.x << c;
+          s.y << it.value();
+          s.notes << QObject::tr("%1: \"%2\", %3").arg(t->shortSource, t->variantLabels.value(it.key(), it.key()), t->problem);
+          // The paper gives bandwidth for one size: its time follows from the bytes moved.
+          speedups.push_back({QObject::tr("%1 (published, %2)").arg(variantTitle(Family::Transpose, it.key().toStdString()), d.device),
+                              bytes / (it.value() * 1e9) * 1e3, true});
+        }
+      }
+      spec.notes << QObject::tr("Hatched bars: published figures, not measured here (%1): %2").arg(t->problem, t->source);
+      spec.notes << t->notes;
+    }
+  }
+  spec.series = book.ordered();
+  if (!ceiling.y.isEmpty()) spec.series.push_front(ceiling);
+  cats.finish(spec.series);
+  spec.categories = cats.labels;
+  return spec;
+}
+
+// Transpose: bandwidth over the copy kernel of the same run (the in-run ceiling).
+ChartSpec fractionChart(const QVector<const RunRef*>& runs, const CategoryPlan& plan,
+                        const ChartOptions& opt, const PublishedBaselines& pub) {
+  ChartSpec spec;
+  spec.id = QStringLiteral("fraction");
+  spec.title = QObject::tr("Share of the copy ceiling: bandwidth / copy kernel bandwidth");
+  spec.xLabel = plan.axisTitle;
+  spec.yLabel = QObject::tr("Share of the copy kernel's bandwidth (%)");
+  spec.unit = QStringLiteral("%");
+  Categories cats = measuredCategories(runs, plan, opt.showPublished && hasPublishedDevices(pub), spec.xLabel);
+  SeriesBook book{Family::Transpose, {}, {}, {}};
+  QStringList withoutCopy;
+  for (int r = 0; r < runs.size(); ++r) {
+    const RunRef& ref = *runs[r];
+    bool hasCopy = false;
+    for (const VariantResult& v : ref.run().variants) hasCopy = hasCopy || (v.variant == "copy" && v.ok);
+    if (!hasCopy) {
+      withoutCopy << ref.label;
+      continue;
+    }
+    for (const VariantResult& v : ref.run().variants) {
+      if (!v.ok || v.variant == "copy") continue;
+      ChartSeries& s = book.at(v.variant);
+      s.x << plan.categoryOfRun[r];
+      s.y << v.fractionOfCopyKernel * 100.0;
+      s.notes << QObject::tr("%1 GB/s; %2 % of %3")
+                     .arg(v.gbps, 0, 'f', 1)
+                     .arg(v.fractionOfMemcpy * 100.0, 0, 'f', 1)
+                     .arg(ref.run().ceilings.empty() ? QObject::tr("the memory copy") : fromStd(ref.run().ceilings.front().name));
+    }
+  }
+  spec.notes << QObject::tr("100 % = the copy kernel of the same run: same blocks, same bytes, no transpose.");
+  if (!withoutCopy.isEmpty())
+    spec.notes << QObject::tr("Runs without the copy variant are left out (%1): switch on 'Copy (ceiling)'.")
+                      .arg(withoutCopy.join(QStringLiteral(", ")));
+  if (opt.showPublished) {
+    for (const PublishedTable* t : pub.forFamily(Family::Transpose)) {
+      if (t->metric != QLatin1String("gbps")) continue;
+      for (const PublishedDevice& d : t->devices) {
+        const double copy = d.values.value(QStringLiteral("copy"));
+        if (!(copy > 0)) continue;
+        const int c = cats.add(QObject::tr("%1 (published)").arg(d.device), 0, true);
+        for (auto it = d.values.begin(); it != d.values.end(); ++it) {
+          if (it.key() == QLatin1String("copy")) continue;
+          ChartSeries& s = book.at(it.key().toStdString(), QObject::tr(" (published)"));
+          s.name = QObject::tr("Published: %1").arg(variantTitle(Family::Transpose, it.key().toStdString()));
+          s.published = true;
+          s.source = t->source;
+          s.x << c;
+          s.y << it.value() / copy * 100.0;
+          s.notes << QObject::tr("%1 of %2 GB/s (copy)").arg(it.value()).arg(copy);
+        }
+      }
+      spec.notes << QObject::tr("Hatched bars: published figures (%1): %2").arg(t->problem, t->source);
+    }
+  }
+  spec.series = book.ordered();
+  cats.finish(spec.series);
+  spec.categories = cats.labels;
+  return spec;
+}
+
+// Stacked time per kernel (and allocation / transfer phases) for multi-kernel families.
+ChartSpec kernelsChart(const QVector<const RunRef*>& runs, const CategoryPlan& plan, Family family) {
+  ChartSpec spec;
+  spec.id = QStringLiteral("kernels");
+  spec.title = QObject::tr("Time per kernel (stacked, per repetition)");
+  spec.kind = ChartKind::StackedBars;
+  spec.xLabel = QObject::tr("Variant");
+  spec.yLabel = widgets::timeAxisLabel();
+  spec.unit = QStringLiteral("ms");
+  QMap<QString, int> seriesOf;
+  auto series = [&](const QString& name) -> ChartSeries& {
+    if (!seriesOf.contains(name)) {
+      ChartSeries s;
+      s.name = name;
+      s.colorIndex = static_cast<int>(seriesOf.size());
+      seriesOf[name] = static_cast<int>(spec.series.size());
+      spec.series << s;
+    }
+    return spec.series[seriesOf[name]];
+  };
+  for (int r = 0; r < runs.size(); ++r) {
+    for (const VariantResult& v : runs[r]->run().variants) {
+      if (!v.ok) continue;
+      QString cat = variantTitle(family, v.variant);
+      if (plan.categories.size() > 1) cat += QStringLiteral(" · ") + plan.categories[plan.categoryOfRun[r]];
+      spec.categories << cat;
+      const int c = static_cast<int>(spec.categories.size()) - 1;
+      for (const KernelResult& k : v.kernels) {
+        ChartSeries& s = series(fromStd(k.name));
+        s.x << c;
+        s.y << k.totalMs;
+        s.notes << QObject::tr("%1 launch(es) per repetition, median %2 ms each").arg(k.launches).arg(k.timing.medianMs, 0, 'g', 6);
+      }
+      for (const PhaseTiming& p : v.phases) {
+        ChartSeries& s = series(fromStd(p.name));
+        s.x << c;
+        s.y << p.ms;
+        s.notes << QString();
+      }
+    }
+  }
+  spec.notes << QObject::tr("Each segment is one kernel's time in a repetition (all its launches), or a phase such as allocation or a transfer.");
+  return spec;
+}
+
+ChartSpec iterationTimeChart(const QVector<const RunRef*>& runs, Family family) {
+  ChartSpec spec;
+  spec.id = QStringLiteral("iteration-time");
+  spec.title = QObject::tr("Kernel time per iteration");
+  spec.kind = ChartKind::Lines;
+  spec.xLabel = family == Family::KCenters ? QObject::tr("Center") : QObject::tr("Iteration");
+  spec.yLabel = widgets::timeAxisLabel();
+  spec.unit = QStringLiteral("ms");
+  for (const RunRef* ref : runs)
+    for (const VariantResult& v : ref->run().variants) {
+      if (v.iterations.empty()) continue;
+      ChartSeries s;
+      s.name = variantTitle(family, v.variant) + (runs.size() > 1 ? QStringLiteral(" · ") + ref->label : QString());
+      s.colorIndex = variantColorIndex(family, v.variant);
+      for (const IterationRecord& it : v.iterations) {
+        double sum = 0;
+        for (double ms : it.kernelMs) sum += ms;
+        s.x << it.iteration;
+        s.y << sum;
+      }
+      spec.series << s;
+    }
+  return spec;
+}
+
+ChartSpec sweepChart(const QVector<const RunRef*>& runs, const CategoryPlan& plan, Family family,
+                     bool bandwidth) {
+  ChartSpec spec;
+  spec.id = bandwidth ? QStringLiteral("sweep-bandwidth") : QStringLiteral("sweep");
+  // "Threads per block" reads "threads per block" mid-sentence; "N (points)" stays.
+  QString axis = plan.axisTitle;
+  if (axis.size() > 1 && axis[1].isLower()) axis[0] = axis[0].toLower();
+  spec.title = bandwidth ? QObject::tr("Bandwidth vs %1").arg(axis) : QObject::tr("Time vs %1").arg(axis);
+  spec.kind = ChartKind::Lines;
+  spec.xLabel = plan.axisTitle;
+  spec.yLabel = bandwidth ? widgets::bandwidthAxisLabel() : widgets::timeAxisLabel();
+  spec.unit = bandwidth ? QStringLiteral("GB/s") : QStringLiteral("ms");
+  SeriesBook book{family, {}, {}, {}};
+  double lo = INFINITY, hi = 0;
+  for (int r = 0; r < runs.size(); ++r) {
+    const double x = plan.numberOfRun.value(r);
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
+    for (const VariantResult& v : runs[r]->run().variants) {
+      if (!v.ok) continue;
+      ChartSeries& s = book.at(v.variant);
+      s.x << x;
+      s.y << (bandwidth ? v.gbps : v.total.medianMs);
+      if (!bandwidth) {
+        s.low << v.total.minMs;
+        s.high << v.total.maxMs;
+      }
+      s.notes << pointNote(*runs[r], v);
+    }
+  }
+  spec.logX = lo > 0 && hi / lo >= 8;
+  spec.series = book.ordered();
+  spec.notes = measuredNotes(runs);
+  return spec;
+}
+
+}  // namespace
+
+CategoryPlan planCategories(const QVector<const RunRef*>& runs) {
+  CategoryPlan plan;
+  plan.categoryOfRun.resize(runs.size());
+  if (runs.isEmpty()) return plan;
+  const Family family = runs.front()->run().request.family;
+  const QVector<Field> fields = fieldsFor(family);
+  QVector<const Field*> differing;
+  for (const Field& f : fields) {
+    QSet<QString> values;
+    for (const RunRef* r : runs) values.insert(f.label(r->run()));
+    if (values.size() > 1) differing << &f;
+  }
+  if (runs.size() == 1 || differing.isEmpty()) {
+    // One run: its threads per block names the group (the seed's figure 19 axis).
+    // Several runs of one configuration: one group per run.
+    if (runs.size() == 1) {
+      plan.axisTitle = fields.front().title;
+      plan.numericField = fields.front().id;
+      plan.categories << fields.front().label(runs.front()->run());
+      plan.numberOfRun << fields.front().number(runs.front()->run());
+    } else {
+      plan.axisTitle = QObject::tr("Run");
+      for (int r = 0; r < runs.size(); ++r) {
+        plan.categories << runs[r]->label;
+        plan.categoryOfRun[r] = r;
+      }
+    }
+    return plan;
+  }
+  QStringList keys;
+  for (const RunRef* r : runs) {
+    QStringList parts;
+    for (const Field* f : differing) parts << f->label(r->run());
+    keys << parts.join(QStringLiteral(" · "));
+  }
+  if (QSet<QString>(keys.begin(), keys.end()).size() != keys.size())
+    for (int r = 0; r < runs.size(); ++r) keys[r] += QStringLiteral(" · ") + runs[r]->label;
+  QStringList titles;
+  for (const Field* f : differing) titles << f->title;
+  plan.axisTitle = titles.join(QStringLiteral(" · "));
+  const bool numeric = differing.size() == 1 && !std::isnan(differing.front()->number(runs.front()->run()));
+  if (numeric) {
+    plan.numericField = differing.front()->id;
+    for (const RunRef* r : runs) plan.numberOfRun << differing.front()->number(r->run());
+  }
+  // Category order: by the number when there is one, else as the runs come.
+  QVector<int> order(runs.size());
+  std::iota(order.begin(), order.end(), 0);
+  if (numeric)
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return plan.numberOfRun[a] < plan.numberOfRun[b]; });
+  for (int r : order) {
+    if (!plan.categories.contains(keys[r])) plan.categories << keys[r];
+    plan.categoryOfRun[r] = static_cast<int>(plan.categories.indexOf(keys[r]));
+  }
+  return plan;
+}
+
+TimingCharts buildTimingCharts(const RunSelection& selection, const ChartOptions& options,
+                               const PublishedBaselines& published) {
+  TimingCharts out;
+  out.family = familyOf(selection, options.emptyFamily);
+  QVector<const RunRef*> runs;
+  int otherFamilies = 0;
+  for (const RunRef& r : selection.runs) {
+    if (r.run().request.family != out.family) {
+      ++otherFamilies;
+      continue;
+    }
+    if (r.run().variants.empty()) continue;  // skipped sweep points: nothing timed
+    runs << &r;
+  }
+  const CategoryPlan plan = planCategories(runs);
+  QVector<SpeedupEntry> speedups;
+  ChartSpec time = timeChart(runs, plan, out.family, options, published, speedups);
+  if (otherFamilies > 0)
+    time.notes << QObject::tr("%1 run(s) of other kernel families are selected but not shown here.").arg(otherFamilies);
+  out.charts << time;
+  if (out.family == Family::Transpose) {
+    out.charts << bandwidthChart(runs, plan, options, published, speedups);
+    out.charts << fractionChart(runs, plan, options, published);
+  }
+  bool multiKernel = false, iterations = false;
+  for (const RunRef* r : runs)
+    for (const VariantResult& v : r->run().variants) {
+      multiKernel = multiKernel || v.kernels.size() > 1 || !v.phases.empty();
+      iterations = iterations || !v.iterations.empty();
+    }
+  if (multiKernel) out.charts << kernelsChart(runs, plan, out.family);
+  if (iterations) {
+    QVector<QPair<QString, QVector<IterationRecord>>> series;
+    QVector<int> colors;
+    for (const RunRef* r : runs)
+      for (const VariantResult& v : r->run().variants) {
+        if (v.iterations.empty()) continue;
+        series.push_back({variantTitle(out.family, v.variant) + (runs.size() > 1 ? QStringLiteral(" · ") + r->label : QString()),
+                          QVector<IterationRecord>(v.iterations.begin(), v.iterations.end())});
+        colors << variantColorIndex(out.family, v.variant);
+      }
+    out.charts << buildScoreChart(out.family, series, colors, false);
+    out.charts << iterationTimeChart(runs, out.family);
+  }
+  if (!plan.numericField.isEmpty() && QSet<double>(plan.numberOfRun.begin(), plan.numberOfRun.end()).size() >= 2) {
+    out.charts << sweepChart(runs, plan, out.family, false);
+    if (out.family == Family::Transpose) out.charts << sweepChart(runs, plan, out.family, true);
+  }
+  // Unique speed-up labels: two runs of one configuration would otherwise collide.
+  QMap<QString, int> seen;
+  for (auto& e : speedups) {
+    const int n = seen[e.label]++;
+    if (n > 0) e.label += QStringLiteral(" (%1)").arg(n + 1);
+  }
+  out.speedups = speedups;
+  return out;
+}
+
+widgets::ChartSpec buildScoreChart(Family family,
+                                   const QVector<QPair<QString, QVector<IterationRecord>>>& series,
+                                   const QVector<int>& colorIndex, bool live) {
+  ChartSpec spec;
+  spec.id = QStringLiteral("score");
+  spec.title = live ? QObject::tr("Score per iteration (live)") : QObject::tr("Score per iteration");
+  spec.kind = ChartKind::Lines;
+  spec.xLabel = family == Family::KCenters ? QObject::tr("Center") : QObject::tr("Iteration");
+  spec.yLabel = family == Family::KCenters ? QObject::tr("Score (farthest distance)")
+                                           : QObject::tr("Score (sum of distances to the centers)");
+  for (int i = 0; i < series.size(); ++i) {
+    ChartSeries s;
+    s.name = series[i].first;
+    s.colorIndex = colorIndex.value(i, i);
+    for (const IterationRecord& r : series[i].second) {
+      s.x << r.iteration;
+      s.y << r.score;
+      s.notes << (r.chosenPoint >= 0 ? QObject::tr("chose point %L1").arg(r.chosenPoint) : QString());
+    }
+    spec.series << s;
+  }
+  return spec;
+}
+
+}  // namespace kernellab::app

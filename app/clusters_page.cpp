@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+// The Clusters tab.
+#include "clusters_page.h"
+
+#include <QSettings>
+
+#include "clusters_view.h"
+#include "point_cloud_view.h"
+#include "run_text.h"
+
+namespace kernellab::app {
+namespace {
+
+bool isClustering(Family f) { return f == Family::KMeans || f == Family::KCenters; }
+
+// The colouring choice of the generator's own clusters (variant ids never start with '#').
+const QString kGenerator = QStringLiteral("#generator");
+
+}  // namespace
+
+ClustersPage::ClustersPage(QWidget* parent) {
+  view_ = new widgets::ClustersView(parent);
+  previewDelay_.setSingleShot(true);
+  previewDelay_.setInterval(350);
+  connect(&previewDelay_, &QTimer::timeout, this, &ClustersPage::refresh);
+  connect(&loader_, &DatasetLoader::loaded, this, [this](const LoadedDataset& d) {
+    if (d.key != wantedKey_) return;
+    if (!d.error.isEmpty()) {
+      shownPointsKey_.clear();
+      view_->setMessage(tr("Cannot show the points: %1").arg(d.error));
+      return;
+    }
+    apply();
+  });
+  connect(view_, &widgets::ClustersView::twoDChanged, this, &ClustersPage::refresh);
+  connect(view_, &widgets::ClustersView::colorChoiceChanged, this, [this](int index) {
+    chosen_ = choiceVariants_.value(index);
+    apply();
+  });
+  refresh();
+}
+
+QWidget* ClustersPage::widget() { return view_; }
+
+const RunResult* ClustersPage::shownRun() const {
+  const RunRef* p = selection_.primaryRun();
+  if (p && isClustering(p->run().request.family)) return &p->run();
+  // The primary run is of another family: the newest clustering run of the selection, if any.
+  for (int i = static_cast<int>(selection_.runs.size()) - 1; i >= 0; --i)
+    if (isClustering(selection_.runs[i].run().request.family)) return &selection_.runs[i].run();
+  return nullptr;
+}
+
+void ClustersPage::showRuns(const RunSelection& selection) {
+  selection_ = selection;
+  refresh();
+}
+
+void ClustersPage::showRequest(const RunRequest& request) {
+  request_ = request;
+  if (!liveActive_ && !shownRun()) previewDelay_.start();
+}
+
+void ClustersPage::runStarted(const RunRequest& request, const SweepAxes&) {
+  liveOutputs_.clear();
+  liveVariant_.clear();
+  liveIteration_ = 0;
+  liveActive_ = isClustering(request.family);
+  liveRequest_ = request;
+  if (liveActive_) refresh();
+}
+
+void ClustersPage::showIteration(const LiveIteration& it) {
+  if (!liveActive_) return;
+  liveIteration_ = it.record.iteration;
+  if (!it.current) return;
+  liveOutputs_[it.variant] = it.current;
+  liveVariant_ = it.variant;
+  if (mode_ == Mode::Live) apply();
+}
+
+void ClustersPage::runEnded() {
+  if (!liveActive_) return;
+  liveActive_ = false;
+  refresh();
+}
+
+void ClustersPage::refresh() {
+  previewDelay_.stop();
+  ClusteringProblem problem;
+  uint64_t seed = 0;
+  const RunResult* run = shownRun();
+  if (liveActive_) {
+    mode_ = Mode::Live;
+    problem = liveRequest_.clustering;
+    seed = liveRequest_.seed;
+  } else if (run) {
+    mode_ = Mode::Result;
+    problem = run->request.clustering;
+    seed = run->request.seed;
+  } else if (isClustering(request_.family)) {
+    mode_ = Mode::Preview;
+    problem = request_.clustering;
+    seed = request_.seed;
+    if (problem.inputPath.empty() && double(problem.n) * problem.d > kPreviewValues) {
+      mode_ = Mode::None;
+      wantedKey_.clear();
+      view_->setMessage(tr("No preview for N x D = %L1 x %2 values: the points appear with the "
+                           "results once the run finishes.")
+                            .arg(problem.n)
+                            .arg(problem.d));
+      return;
+    }
+  } else {
+    mode_ = Mode::None;
+    wantedKey_.clear();
+    view_->setMessage(
+        tr("The Clusters view shows k-means and k-centers runs.\n\nChoose k-means or k-centers as "
+           "the kernel family to preview its points, run it to see the clusters form, or open a "
+           "clustering results file."));
+    return;
+  }
+  wantedKey_ = DatasetLoader::key(problem, seed, view_->twoD());
+  if (loader_.currentKey() == wantedKey_ && !loader_.busy()) {
+    apply();
+    return;
+  }
+  if (shownPointsKey_ != DatasetLoader::pointsKey(problem, seed))
+    view_->setMessage(tr("Making the points (N = %L1, D = %2)...").arg(problem.n).arg(problem.d));
+  loader_.load(problem, seed, view_->twoD());
+}
+
+void ClustersPage::apply() {
+  const LoadedDataset& d = loader_.current();
+  if (d.key != wantedKey_ || !d.geometry || mode_ == Mode::None) return;
+  const bool newPoints = d.pointsKey != shownPointsKey_;
+  if (view_->cloudGeometry() != d.geometry) view_->setCloud(d.geometry, newPoints);
+  shownPointsKey_ = d.pointsKey;
+
+  // Colouring choices: each variant's labels, then the generator's clusters.
+  QStringList choices;
+  choiceVariants_.clear();
+  const RunResult* run = mode_ == Mode::Result ? shownRun() : nullptr;
+  const Family family = mode_ == Mode::Live ? liveRequest_.family : run ? run->request.family : request_.family;
+  if (mode_ == Mode::Live) {
+    for (auto it = liveOutputs_.begin(); it != liveOutputs_.end(); ++it) {
+      choices << tr("%1 (live)").arg(variantTitle(family, it.key().toStdString()));
+      choiceVariants_ << it.key();
+    }
+  } else if (run) {
+    for (const VariantResult& v : run->variants) {
+      if (!v.ok || !v.clustering) continue;
+      choices << tr("%1 · %2").arg(familyTitle(family), variantTitle(family, v.variant));
+      choiceVariants_ << fromStd(v.variant);
+    }
+  }
+  if (!d.points->truth.empty()) {
+    choices << tr("Generator clusters");
+    choiceVariants_ << kGenerator;
+  }
+  // The user's last choice when it is still offered; live runs follow the variant running.
+  int current = static_cast<int>(choiceVariants_.indexOf(mode_ == Mode::Live ? liveVariant_ : chosen_));
+  if (current < 0) current = 0;
+  view_->setColorChoices(choices, choices.isEmpty() ? -1 : current);
+
+  const QString chosen = choiceVariants_.value(current);
+  const int64_t n = d.points->n;
+  if (chosen == kGenerator || chosen.isEmpty()) {
+    const QString what = mode_ == Mode::Preview ? tr("Preview of the data the next run uses") : tr("Generator clusters");
+    view_->setAssignment(d.points->truth, {}, false,
+                         tr("%1: N = %L2, K = %3, D = %4\n%5")
+                             .arg(what)
+                             .arg(n)
+                             .arg(mode_ == Mode::Preview ? request_.clustering.k : (run ? run->request.clustering.k : liveRequest_.clustering.k))
+                             .arg(d.points->d)
+                             .arg(QString::fromStdString(d.points->source)));
+    return;
+  }
+  const ClusteringOutput* out = nullptr;
+  QString caption;
+  if (mode_ == Mode::Live) {
+    out = liveOutputs_.value(chosen).get();
+    caption = tr("%1 · %2 · %3 %4 (live)")
+                  .arg(familyTitle(family), variantTitle(family, chosen.toStdString()),
+                       family == Family::KCenters ? tr("center") : tr("iteration"))
+                  .arg(liveIteration_);
+  } else if (run) {
+    for (const VariantResult& v : run->variants)
+      if (fromStd(v.variant) == chosen && v.clustering) out = &*v.clustering;
+    if (out)
+      caption = tr("%1 · %2\n%3 iterations · inertia %4 · %5 centers")
+                    .arg(familyTitle(family), variantTitle(family, chosen.toStdString()))
+                    .arg(out->iterations)
+                    .arg(out->inertia, 0, 'g', 6)
+                    .arg(out->centers.size() / std::max(1, d.points->d));
+  }
+  if (!out) return;
+  std::vector<int32_t> labels = out->labels;
+  if (!labels.empty() && static_cast<int64_t>(labels.size()) != n) {
+    caption += tr("\n%L1 labels for %L2 points: the points differ from the run's; labels not shown.")
+                   .arg(labels.size())
+                   .arg(n);
+    labels.clear();
+  } else if (labels.empty()) {
+    caption += tr("\nThe run did not keep labels (keep_labels = false): centers only.");
+  }
+  view_->setAssignment(std::move(labels), out->centers, family == Family::KCenters, caption);
+}
+
+QImage ClustersPage::snapshot() {
+  if (mode_ == Mode::None || !view_->cloudGeometry()) return {};
+  return widgets::PointCloudView::grabWithClouds(view_);
+}
+
+void ClustersPage::saveSettings(QSettings& s) const { s.setValue(QStringLiteral("clusters/twoD"), view_->twoD()); }
+
+void ClustersPage::restoreSettings(QSettings& s) {
+  view_->setTwoD(s.value(QStringLiteral("clusters/twoD"), false).toBool());
+}
+
+}  // namespace kernellab::app

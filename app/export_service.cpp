@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+// Exports across views.
+#include "export_service.h"
+
+#include <QDir>
+#include <QObject>
+
+#include "chart_data_io.h"
+#include "results_table.h"
+#include "run_text.h"
+
+namespace kernellab::app {
+namespace {
+
+bool ensureDir(const QString& dir, QString* error) {
+  if (QDir().mkpath(dir)) return true;
+  if (error) *error = QObject::tr("cannot create the folder '%1'").arg(dir);
+  return false;
+}
+
+bool writeChart(const ViewPage& page, const widgets::ChartSpec& spec, const QString& dir, QSize size,
+                const QList<widgets::ExportFormat>& formats, QStringList* written, QString* error) {
+  for (widgets::ExportFormat f : formats) {
+    const QString path = QDir(dir).filePath(widgets::exportFileName(spec, f, page.id()));
+    if (!widgets::exportChart(spec, page.chartsLogScale(), path, f, size, error)) return false;
+    if (written) *written << path;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool exportAllCharts(const ViewPages& pages, const QVector<PagePicture>& pictures,
+                     const RunSelection& selection, const QString& dir, QSize size,
+                     const QList<widgets::ExportFormat>& formats, QStringList* written,
+                     QString* error) {
+  if (!ensureDir(dir, error)) return false;
+  for (const auto& page : pages)
+    for (const widgets::ChartSpec& spec : page->charts())
+      if (!writeChart(*page, spec, dir, size, formats, written, error)) return false;
+  for (const PagePicture& p : pictures) {
+    if (p.image.isNull()) continue;
+    const QString path = QDir(dir).filePath(p.pageId + QStringLiteral(".png"));
+    if (!p.image.save(path, "PNG")) {
+      if (error) *error = QObject::tr("cannot write '%1'").arg(path);
+      return false;
+    }
+    if (written) *written << path;
+  }
+  if (!selection.empty()) {
+    const QString path = QDir(dir).filePath(QStringLiteral("results-table.csv"));
+    if (!widgets::writeFileBytes(path, tableToCsv(buildResultsTable(selection)).toUtf8(), error)) return false;
+    if (written) *written << path;
+  }
+  return true;
+}
+
+bool exportOneChart(const ViewPages& pages, const QString& key, const QString& dir, QSize size,
+                    const QList<widgets::ExportFormat>& formats, QStringList* written,
+                    QString* error) {
+  if (!ensureDir(dir, error)) return false;
+  const QString pageId = key.section(QLatin1Char('/'), 0, 0), chartId = key.section(QLatin1Char('/'), 1);
+  for (const auto& page : pages) {
+    if (page->id() != pageId) continue;
+    for (const widgets::ChartSpec& spec : page->charts())
+      if (spec.id == chartId) return writeChart(*page, spec, dir, size, formats, written, error);
+  }
+  if (error) *error = QObject::tr("no chart '%1' to export").arg(key);
+  return false;
+}
+
+ReportContent collectReport(const ViewPages& pages, const QVector<PagePicture>& pictures,
+                            const RunSelection& selection, const QString& backendSummary) {
+  ReportContent c;
+  c.selection = selection;
+  c.backendSummary = backendSummary;
+  c.title = QObject::tr("KernelLab report");
+  if (const RunRef* p = selection.primaryRun())
+    c.title = QObject::tr("KernelLab report: %1").arg(familyTitle(p->run().request.family));
+  for (const auto& page : pages) {
+    c.charts += page->charts();
+    c.logY = c.logY || page->chartsLogScale();
+  }
+  for (const PagePicture& p : pictures)
+    if (!p.image.isNull()) c.pictures.push_back({p.caption, p.image});
+  c.table = buildResultsTable(selection);
+  return c;
+}
+
+}  // namespace kernellab::app

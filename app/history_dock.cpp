@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+// The Runs dock.
+#include "history_dock.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace kernellab::app {
+
+HistoryDock::HistoryDock(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  auto* hint = new QLabel(tr("Check runs to compare them; the highlighted one fills the Clusters view."), this);
+  hint->setWordWrap(true);
+  hint->setStyleSheet(QStringLiteral("color: #555;"));
+  tree_ = new QTreeWidget(this);
+  tree_->setRootIsDecorated(false);
+  tree_->setHeaderLabels({tr("#"), tr("When"), tr("What"), tr("Device")});
+  tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  tree_->header()->setStretchLastSection(true);
+  tree_->setContextMenuPolicy(Qt::CustomContextMenu);
+  tree_->setSelectionMode(QAbstractItemView::SingleSelection);
+  auto* buttons = new QHBoxLayout;
+  auto* newest = new QPushButton(tr("Newest only"), this);
+  newest->setToolTip(tr("Compare nothing: show the newest run alone"));
+  auto* none = new QPushButton(tr("Uncheck all"), this);
+  buttons->addWidget(newest);
+  buttons->addWidget(none);
+  buttons->addStretch(1);
+  layout->addWidget(hint);
+  layout->addWidget(tree_, 1);
+  layout->addLayout(buttons);
+
+  connect(tree_, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int column) {
+    if (updating_ || column != 0) return;
+    if (item->checkState(0) == Qt::Checked) primary_ = idOf(item);
+    else if (primary_ == idOf(item)) primary_.clear();
+    emit selectionChanged(checked(), primary_);
+  });
+  connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
+    if (updating_ || !item || item->checkState(0) != Qt::Checked) return;
+    primary_ = idOf(item);
+    emit selectionChanged(checked(), primary_);
+  });
+  connect(newest, &QPushButton::clicked, this, [this] {
+    if (tree_->topLevelItemCount() == 0) return;
+    const QString id = idOf(tree_->topLevelItem(0));
+    setChecked({id}, id);
+    emit selectionChanged(checked(), primary_);
+  });
+  connect(none, &QPushButton::clicked, this, [this] {
+    setChecked({}, {});
+    emit selectionChanged({}, {});
+  });
+  connect(tree_, &QTreeWidget::customContextMenuRequested, this, &HistoryDock::contextMenu);
+}
+
+QString HistoryDock::idOf(const QTreeWidgetItem* item) const {
+  return item ? item->data(0, Qt::UserRole).toString() : QString();
+}
+
+void HistoryDock::setEntries(const QVector<HistoryEntry>& entries) {
+  const QStringList was = checked();
+  updating_ = true;
+  tree_->clear();
+  for (int i = static_cast<int>(entries.size()) - 1; i >= 0; --i) {
+    const HistoryEntry& e = entries[i];
+    auto* item = new QTreeWidgetItem(tree_);
+    item->setData(0, Qt::UserRole, e.id);
+    item->setText(0, QString::number(e.number));
+    item->setText(1, e.created.toLocalTime().toString(QStringLiteral("MM-dd HH:mm:ss")));
+    item->setText(2, e.summary + (e.ok ? QString() : tr("  [failed]")));
+    item->setText(3, e.device);
+    item->setToolTip(2, tr("%1\n%2 run(s), %3\n%4").arg(e.summary).arg(e.runs).arg(e.origin, e.file));
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(0, was.contains(e.id) ? Qt::Checked : Qt::Unchecked);
+    if (!e.ok) item->setForeground(2, QColor(176, 0, 32));
+  }
+  updating_ = false;
+}
+
+void HistoryDock::setChecked(const QStringList& ids, const QString& primary) {
+  updating_ = true;
+  primary_ = primary;
+  for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+    QTreeWidgetItem* item = tree_->topLevelItem(i);
+    item->setCheckState(0, ids.contains(idOf(item)) ? Qt::Checked : Qt::Unchecked);
+    if (idOf(item) == primary) tree_->setCurrentItem(item);
+  }
+  updating_ = false;
+}
+
+QStringList HistoryDock::checked() const {
+  QStringList ids;
+  for (int i = 0; i < tree_->topLevelItemCount(); ++i)
+    if (tree_->topLevelItem(i)->checkState(0) == Qt::Checked) ids << idOf(tree_->topLevelItem(i));
+  return ids;
+}
+
+void HistoryDock::contextMenu(const QPoint& pos) {
+  QTreeWidgetItem* item = tree_->itemAt(pos);
+  if (!item) return;
+  const QString id = idOf(item);
+  QMenu menu(this);
+  menu.addAction(tr("Show only this run"), this, [this, id] {
+    setChecked({id}, id);
+    emit selectionChanged(checked(), primary_);
+  });
+  menu.addAction(tr("Load its settings into the panel"), this, [this, id] { emit loadSettingsRequested(id); });
+  menu.addSeparator();
+  menu.addAction(tr("Remove from history"), this, [this, id] { emit removeRequested(id); });
+  menu.exec(tree_->viewport()->mapToGlobal(pos));
+}
+
+}  // namespace kernellab::app

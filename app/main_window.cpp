@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: MIT
+// The window: wiring only. Runs go through RunCoordinator, results through HistoryStore into a
+// RunSelection that every view page receives; exports through export_service.
+#include "main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include "app_settings.h"
+#include "experiment_panel.h"
+#include "export_dialog.h"
+#include "export_service.h"
+#include "history_dock.h"
+#include "history_store.h"
+#include "kernellab/errors.h"
+#include "kernellab/experiment.h"
+#include "kernellab/json_io.h"
+#include "message_banner.h"
+#include "run_coordinator.h"
+#include "window_actions.h"
+
+namespace kernellab::app {
+namespace {
+
+QVector<widgets::VariantSwitch> variantCatalog(Family f) {
+  QVector<widgets::VariantSwitch> out;
+  for (const auto& v : describeVariants(f))
+    out.push_back({QString::fromStdString(v.id), QString::fromStdString(v.title), QString::fromStdString(v.explanation)});
+  return out;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(const QString& historyDir, QWidget* parent) : QMainWindow(parent) {
+  const QString dir = historyDir.isEmpty() ? HistoryStore::defaultDirectory() : historyDir;
+  history_ = new HistoryStore(dir, this);
+  coordinator_ = new RunCoordinator(dir, this);
+  buildUi();
+  wireRuns();
+  restoreState();
+}
+
+MainWindow::~MainWindow() { delete actions_; }
+
+void MainWindow::buildUi() {
+  setWindowTitle(tr("KernelLab"));
+  setWindowIcon(QIcon(QStringLiteral(":/icons/kernellab.svg")));
+  setDockNestingEnabled(true);
+
+  auto* central = new QWidget(this);
+  auto* layout = new QVBoxLayout(central);
+  layout->setContentsMargins(4, 4, 4, 0);
+  banner_ = new widgets::MessageBanner(central);
+  tabs_ = new QTabWidget(central);
+  tabs_->setDocumentMode(true);
+  pages_ = makeViewPages(tabs_);
+  for (const auto& page : pages_) tabs_->addTab(page->widget(), page->title());
+  layout->addWidget(banner_);
+  layout->addWidget(tabs_, 1);
+  setCentralWidget(central);
+
+  panel_ = new widgets::ExperimentPanel;
+  panel_->setVariantCatalog(&variantCatalog);
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(panel_);
+  scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setMinimumWidth(panel_->sizeHint().width() + 24);
+  auto* panelDock = new QDockWidget(tr("Experiment"), this);
+  panelDock->setObjectName(QStringLiteral("experimentDock"));
+  panelDock->setWidget(scroll);
+  addDockWidget(Qt::LeftDockWidgetArea, panelDock);
+
+  historyDock_ = new HistoryDock;
+  auto* runsDock = new QDockWidget(tr("Runs"), this);
+  runsDock->setObjectName(QStringLiteral("runsDock"));
+  runsDock->setWidget(historyDock_);
+  addDockWidget(Qt::BottomDockWidgetArea, runsDock);
+
+  backend_ = new QLabel(this);
+  backend_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  stage_ = new QLabel(this);
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 1000);
+  progress_->setMaximumWidth(220);
+  progress_->setTextVisible(true);
+  progress_->hide();
+  cancel_ = new QPushButton(tr("Cancel"), this);
+  cancel_->setToolTip(tr("Stop after the launch in progress (Esc)"));
+  cancel_->hide();
+  statusBar()->addWidget(backend_, 1);
+  statusBar()->addPermanentWidget(stage_);
+  statusBar()->addPermanentWidget(progress_);
+  statusBar()->addPermanentWidget(cancel_);
+
+  resize(1500, 950);
+  resizeDocks({runsDock}, {150}, Qt::Vertical);
+  resizeDocks({panelDock}, {scroll->minimumWidth()}, Qt::Horizontal);
+  actions_ = createWindowActions(this, {panelDock, runsDock});
+  const QByteArray initialLayout = QMainWindow::saveState();
+  connect(actions_->resetLayout, &QAction::triggered, this, [this, initialLayout] {
+    QMainWindow::restoreState(initialLayout);
+    for (QDockWidget* d : findChildren<QDockWidget*>()) d->show();
+  });
+  liveDelay_.setSingleShot(true);
+  liveDelay_.setInterval(300);
+  connect(&liveDelay_, &QTimer::timeout, this, &MainWindow::startRun);
+
+  connect(panel_, &widgets::ExperimentPanel::edited, this, &MainWindow::panelEdited);
+  connect(panel_, &widgets::ExperimentPanel::runRequested, this, &MainWindow::startRun);
+  connect(panel_, &widgets::ExperimentPanel::cancelRequested, this, &MainWindow::cancelRun);
+  connect(cancel_, &QPushButton::clicked, this, &MainWindow::cancelRun);
+  connect(history_, &HistoryStore::changed, this, [this] { historyDock_->setEntries(history_->entries()); });
+  connect(historyDock_, &HistoryDock::selectionChanged, this, &MainWindow::selectEntries);
+  connect(historyDock_, &HistoryDock::removeRequested, this, [this](const QString& id) {
+    history_->remove(id);
+    checked_.removeAll(id);
+    selectEntries(checked_, primary_ == id ? QString() : primary_);
+  });
+  connect(historyDock_, &HistoryDock::loadSettingsRequested, this, [this](const QString& id) {
+    QString why;
+    if (ResultsPtr file = history_->results(id, &why); file && !file->runs.empty())
+      panel_->setRequest(file->runs.front().request);
+    else
+      showError(why);
+    panelEdited();
+  });
+}
+
+void MainWindow::wireRuns() {
+  connect(coordinator_, &RunCoordinator::backendChanged, this, [this](const QString& summary) {
+    cudaSummary_ = summary;
+    updateStatusBackend();
+  });
+  connect(coordinator_, &RunCoordinator::started, this, [this](const RunRequest& r, const SweepAxes& axes) {
+    for (const auto& p : pages_) p->runStarted(r, axes);
+    progress_->setValue(0);
+    progress_->show();
+    cancel_->show();
+    stage_->setText(tr("Starting..."));
+    panel_->setRunning(true);
+    actions_->cancel->setEnabled(true);
+  });
+  connect(coordinator_, &RunCoordinator::progress, this, [this](const QString& stage, double f) {
+    stage_->setText(stage);
+    progress_->setValue(static_cast<int>(f * 1000));
+  });
+  connect(coordinator_, &RunCoordinator::iteration, this, [this](const LiveIteration& it) {
+    for (const auto& p : pages_) p->showIteration(it);
+  });
+  connect(coordinator_, &RunCoordinator::stored, this,
+          [this](const ResultsPtr& file, const QString& path, bool current, const QString& storeError) {
+            if (path.isEmpty()) {
+              showError(tr("The run finished but could not be kept in the history: %1").arg(storeError));
+              return;
+            }
+            const HistoryEntry e = history_->adopt(path, file, tr("run here"));
+            if (!current) return;
+            selectEntries({e.id}, e.id);
+            const RunResult& last = file->runs.back();
+            if (file->runs.size() == 1 && !last.ok) banner_->showMessage(QString::fromStdString(last.message), widgets::MessageBanner::Level::Warning);
+            else banner_->clear();
+            stage_->setText(tr("Done: run #%1").arg(e.number));
+            emit runSettled(true, QString());
+          });
+  connect(coordinator_, &RunCoordinator::failed, this, [this](const QString& message, bool badInput) {
+    showError(badInput ? tr("Cannot run: %1").arg(message) : tr("The run failed: %1").arg(message));
+    stage_->setText(tr("Failed"));
+    emit runSettled(false, message);
+  });
+  connect(coordinator_, &RunCoordinator::cancelled, this, [this] {
+    stage_->setText(tr("Cancelled"));
+    emit runSettled(false, tr("cancelled"));
+  });
+  connect(coordinator_, &RunCoordinator::settled, this, [this] {
+    progress_->hide();
+    cancel_->hide();
+    panel_->setRunning(false);
+    actions_->cancel->setEnabled(false);
+    for (const auto& p : pages_) p->runEnded();
+  });
+}
+
+void MainWindow::restoreState() {
+  QSettings s;
+  panel_->setRequest(loadSavedRequest(s).value_or(defaultRequest()));
+  panel_->setSweep(s.value(QStringLiteral("panel/sweepAxis")).toString(), s.value(QStringLiteral("panel/sweepValues")).toString());
+  panel_->setLive(s.value(QStringLiteral("panel/live"), false).toBool());
+  exportSize_ = s.value(QStringLiteral("export/size"), exportSize_).toSize();
+  exportDir_ = s.value(QStringLiteral("export/dir"), QDir::homePath()).toString();
+  for (const auto& p : pages_) p->restoreSettings(s);
+  restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+  QMainWindow::restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+  const bool clustering = panel_->request().family == Family::KMeans || panel_->request().family == Family::KCenters;
+  showView(s.value(QStringLiteral("window/view"), clustering ? QStringLiteral("clusters") : QStringLiteral("timing")).toString());
+
+  history_->load();
+  QStringList checked = s.value(QStringLiteral("history/checked")).toStringList();
+  QString primary = s.value(QStringLiteral("history/primary")).toString();
+  checked.erase(std::remove_if(checked.begin(), checked.end(), [this](const QString& id) { return !history_->find(id); }),
+                checked.end());
+  if (checked.isEmpty() && !history_->entries().isEmpty() && !s.contains(QStringLiteral("history/checked")))
+    checked << history_->entries().back().id;  // first start with a history: show the newest run
+  selectEntries(checked, primary);
+  panelEdited();
+  updateStatusBackend();
+}
+
+void MainWindow::saveState() const {
+  QSettings s;
+  saveRequest(s, panel_->request());
+  s.setValue(QStringLiteral("panel/sweepAxis"), panel_->sweepAxis());
+  s.setValue(QStringLiteral("panel/sweepValues"), panel_->sweepValues());
+  s.setValue(QStringLiteral("panel/live"), panel_->live());
+  s.setValue(QStringLiteral("export/size"), exportSize_);
+  s.setValue(QStringLiteral("export/dir"), exportDir_);
+  s.setValue(QStringLiteral("history/checked"), checked_);
+  s.setValue(QStringLiteral("history/primary"), primary_);
+  s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+  s.setValue(QStringLiteral("window/state"), QMainWindow::saveState());
+  if (tabs_->currentIndex() >= 0) s.setValue(QStringLiteral("window/view"), pages_[static_cast<size_t>(tabs_->currentIndex())]->id());
+  for (const auto& p : pages_) p->saveSettings(s);
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+  saveState();
+  coordinator_->cancel();
+  QMainWindow::closeEvent(e);
+}
+
+ViewPage* MainWindow::page(const QString& id) const {
+  for (const auto& p : pages_)
+    if (p->id() == id) return p.get();
+  return nullptr;
+}
+
+QString MainWindow::backendText() const { return backend_->text(); }
+
+void MainWindow::updateStatusBackend() {
+  // Always say what runs and why: the GPU, or the CPU with CUDA's own reason.
+  const RunRequest r = panel_->request();
+  QString text;
+  if (r.backend == BackendChoice::Cpu) text = tr("Backend: CPU (chosen in the panel)");
+  else if (cudaSummary_.isEmpty()) text = tr("Backend: probing CUDA...");
+  else text = tr("Backend: %1").arg(cudaSummary_);
+  backend_->setText(text);
+  backend_->setToolTip(cudaSummary_.startsWith(QLatin1String("CPU"))
+                           ? tr("No usable GPU: every run uses the multithreaded CPU backend, which runs the "
+                                "kernels' own index functions. Times are CPU times.")
+                           : QString());
+}
+
+void MainWindow::showError(const QString& text) {
+  if (text.isEmpty()) return;
+  banner_->showMessage(text, widgets::MessageBanner::Level::Error);
+}
+
+void MainWindow::panelEdited() {
+  const RunRequest r = panel_->request();
+  bool bad = false;
+  const QString hint = launchHint(r, &bad);
+  panel_->setLaunchHint(hint, bad);
+  for (const auto& p : pages_) p->showRequest(r);
+  updateStatusBackend();
+  if (panel_->live() && panel_->problem().isEmpty() && !bad) liveDelay_.start();
+}
+
+bool MainWindow::startRun() {
+  liveDelay_.stop();
+  const QString problem = panel_->problem();
+  if (!problem.isEmpty()) {
+    banner_->showMessage(problem, widgets::MessageBanner::Level::Warning);
+    emit runSettled(false, problem);
+    return false;
+  }
+  QSettings s;
+  saveRequest(s, panel_->request());
+  coordinator_->start(panel_->request(), panel_->sweepAxes());
+  return true;
+}
+
+void MainWindow::cancelRun() {
+  liveDelay_.stop();
+  coordinator_->cancel();
+}
+
+void MainWindow::selectEntries(const QStringList& ids, const QString& primary) {
+  checked_ = ids;
+  primary_ = ids.contains(primary) ? primary : (ids.isEmpty() ? QString() : ids.back());
+  historyDock_->setChecked(checked_, primary_);
+  refreshViews();
+}
+
+void MainWindow::refreshViews() {
+  QString why;
+  selection_ = history_->selection(checked_, primary_, &why);
+  if (!why.isEmpty()) showError(tr("Some runs could not be read: %1").arg(why));
+  for (const auto& p : pages_) p->showRuns(selection_);
+}
+
+bool MainWindow::openPath(const QString& path, QString* error) {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  QString why;
+  if (suffix == QLatin1String("csv") || suffix == QLatin1String("npy")) {
+    if (!QFileInfo(path).isReadable()) why = tr("cannot open '%1' for reading").arg(path);
+    else {
+      RunRequest r = panel_->request();
+      if (r.family != Family::KMeans && r.family != Family::KCenters) r.family = Family::KMeans;
+      r.clustering.inputPath = QFileInfo(path).absoluteFilePath().toStdString();
+      panel_->setRequest(r);
+      panelEdited();
+      showView(QStringLiteral("clusters"));
+      return true;
+    }
+  } else {
+    try {
+      auto file = std::make_shared<const ResultsFile>(readResultsFile(path.toStdString()));
+      HistoryEntry e;
+      if (history_->import(file, tr("opened %1").arg(QFileInfo(path).absoluteFilePath()), &e, &why)) {
+        selectEntries({e.id}, e.id);
+        banner_->showMessage(tr("Opened %1: %n run(s) from %2, kept as run #%3.", nullptr, e.runs)
+                                 .arg(QFileInfo(path).fileName(), e.device)
+                                 .arg(e.number),
+                             widgets::MessageBanner::Level::Info);
+        return true;
+      }
+    } catch (const std::exception& ex) {
+      why = QString::fromStdString(ex.what());
+    }
+  }
+  showError(tr("Cannot open: %1").arg(why));
+  if (error) *error = why;
+  return false;
+}
+
+bool MainWindow::loadRequestFile(const QString& path, QString* error) {
+  try {
+    panel_->setRequest(readRequestFile(path.toStdString()));
+    panelEdited();
+    return true;
+  } catch (const std::exception& ex) {
+    showError(tr("Cannot load the request: %1").arg(QString::fromStdString(ex.what())));
+    if (error) *error = QString::fromStdString(ex.what());
+    return false;
+  }
+}
+
+bool MainWindow::saveRequestFile(const QString& path, QString* error) {
+  try {
+    writeRequestFile(path.toStdString(), panel_->request());
+    return true;
+  } catch (const std::exception& ex) {
+    showError(QString::fromStdString(ex.what()));
+    if (error) *error = QString::fromStdString(ex.what());
+    return false;
+  }
+}
+
+bool MainWindow::showView(const QString& id) {
+  for (size_t i = 0; i < pages_.size(); ++i)
+    if (pages_[i]->id() == id) {
+      tabs_->setCurrentIndex(static_cast<int>(i));
+      return true;
+    }
+  return false;
+}
+
+bool MainWindow::showChart(const QString& chartId) {
+  for (const auto& p : pages_)
+    if (p->showChart(chartId)) {
+      showView(p->id());
+      return true;
+    }
+  return false;
+}
+
+QVector<PagePicture> MainWindow::pictures() {
+  // A page's picture is taken while its tab is on screen (OpenGL draws only what is shown).
+  QVector<PagePicture> out;
+  const int was = tabs_->currentIndex();
+  for (size_t i = 0; i < pages_.size(); ++i) {
+    if (pages_[i]->charts().size() > 0) continue;
+    tabs_->setCurrentIndex(static_cast<int>(i));
+    QApplication::processEvents();
+    const QImage image = pages_[i]->snapshot();
+    if (!image.isNull()) out.push_back({pages_[i]->id(), pages_[i]->title(), image});
+  }
+  tabs_->setCurrentIndex(was);
+  return out;
+}
+
+bool MainWindow::exportCharts(const QString& dir, QSize size, QStringList* written, QString* error) {
+  QString why;
+  const bool ok = exportAllCharts(pages_, pictures(), selection_, dir, size, widgets::allExportFormats(), written, &why);
+  if (!ok) showError(tr("Export failed: %1").arg(why));
+  if (error) *error = why;
+  return ok;
+}
+
+bool MainWindow::exportReport(const QString& path, QString* error) {
+  QString why;
+  const bool ok = writeReport(collectReport(pages_, pictures(), selection_, backend_->text()), path, &why);
+  if (!ok) showError(tr("Report failed: %1").arg(why));
+  if (error) *error = why;
+  return ok;
+}
+
+void MainWindow::openDialog() {
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open"), QString(), tr("Results and points (*.json *.csv *.npy);;Results (*.json);;Points (*.csv *.npy);;All files (*)"));
+  if (!path.isEmpty()) openPath(path);
+}
+
+void MainWindow::exportChartDialog() {
+  QVector<ChartChoice> choices;
+  QString current;
+  for (const auto& p : pages_) {
+    for (const auto& c : p->charts())
+      choices.push_back({p->id() + QLatin1Char('/') + c.id, QStringLiteral("%1: %2").arg(p->title(), c.title)});
+    if (tabs_->currentWidget() == p->widget() && !p->currentChartId().isEmpty())
+      current = p->id() + QLatin1Char('/') + p->currentChartId();
+  }
+  if (choices.isEmpty()) {
+    banner_->showMessage(tr("There is no chart to export yet: run an experiment or open a results file."),
+                         widgets::MessageBanner::Level::Info);
+    return;
+  }
+  if (current.isEmpty()) current = choices.front().key;
+  ExportDialog dialog(choices, current, exportSize_, exportDir_, this);
+  if (dialog.exec() != QDialog::Accepted) return;
+  const ExportChoice choice = dialog.choice();
+  exportSize_ = choice.size;
+  exportDir_ = choice.directory;
+  QStringList written;
+  QString why;
+  for (const QString& key : choice.keys)
+    if (!exportOneChart(pages_, key, choice.directory, choice.size, choice.formats, &written, &why)) {
+      showError(tr("Export failed: %1").arg(why));
+      return;
+    }
+  banner_->showMessage(tr("Exported %n file(s) into %1.", nullptr, static_cast<int>(written.size())).arg(choice.directory),
+                       widgets::MessageBanner::Level::Info);
+}
+
+void MainWindow::exportReportDialog() {
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export report"), QDir(exportDir_).filePath(QStringLiteral("kernellab-report.html")),
+                                                    tr("HTML report (*.html);;PDF report (*.pdf)"));
+  if (path.isEmpty()) return;
+  exportDir_ = QFileInfo(path).absolutePath();
+  if (exportReport(path)) banner_->showMessage(tr("Report written: %1").arg(path), widgets::MessageBanner::Level::Info);
+}
+
+}  // namespace kernellab::app

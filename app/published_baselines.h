@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// Published figures shown beside measured runs (resources/baselines/published_baselines.json,
+// compiled in through resources/kernellab.qrc): the thesis's GTX Titan k-centers table and the
+// NVIDIA transpose paper's bandwidths.
+#pragma once
+
+#include <QByteArray>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include "kernellab/request.h"
+
+namespace kernellab::app {
+
+struct PublishedSeries {        // one variant over the table's axis (k-centers: over TPB)
+  QString variant;              // KernelLab variant id it corresponds to
+  QString label;                // the source's own name for it
+  QVector<double> values;       // parallel to PublishedTable::axisValues
+};
+
+struct PublishedDevice {        // one device's row (transpose: GB/s per variant)
+  QString device;
+  QMap<QString, double> values; // variant id -> value
+};
+
+struct PublishedTable {
+  QString id;
+  kernellab::Family family = kernellab::Family::Transpose;
+  QString device;               // for tables over an axis of one device
+  QString metric;               // "time_ms" or "gbps"
+  QString unit;                 // "ms" or "GB/s"
+  QString axis;                 // "tpb" or "device"
+  QVector<double> axisValues;
+  QString problem;              // "N=1000000 K=100 D=200", "2048x2048 float32"
+  QString source;               // full citation
+  QString shortSource;          // for legends
+  QMap<QString, QString> variantLabels;  // variant id -> the source's name
+  QVector<PublishedSeries> series;
+  QVector<PublishedDevice> devices;
+  QStringList notes;
+};
+
+struct PublishedBaselines {
+  QVector<PublishedTable> tables;
+  QString error;                // empty when the resource parsed
+  QVector<const PublishedTable*> forFamily(kernellab::Family f) const;
+};
+
+PublishedBaselines parsePublishedBaselines(const QByteArray& json);
+// The compiled-in tables (parsed once).
+const PublishedBaselines& publishedBaselines();
+
+}  // namespace kernellab::app

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+// The window's side of running: owns the worker thread and its RunController, numbers every
+// request (generation) so results of superseded runs are dropped, and cancels between launches.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QThread>
+
+#include "app_types.h"
+
+namespace kernellab::app {
+
+class RunController;
+
+class RunCoordinator : public QObject {
+  Q_OBJECT
+ public:
+  explicit RunCoordinator(const QString& historyDir, QObject* parent = nullptr);
+  ~RunCoordinator() override;
+
+  // Starts a run; a run still going is cancelled and its result will be dropped. Returns the
+  // new generation.
+  quint64 start(const kernellab::RunRequest& request, const SweepAxes& axes = {});
+  // Cancels the current run (between launches).
+  void cancel();
+  // True while the current generation has not finished, failed or been cancelled.
+  bool running() const { return running_; }
+  quint64 generation() const { return generation_; }
+  QString backendSummary() const { return backendSummary_; }
+  bool backendProbed() const { return probed_; }
+
+ signals:
+  void backendChanged(const QString& summary, bool cudaUsable);
+  void started(const kernellab::RunRequest& request, const kernellab::app::SweepAxes& axes);
+  void progress(const QString& stage, double fraction);
+  void iteration(const kernellab::app::LiveIteration& it);
+  // Every run that completed, current or superseded, with where it was saved: the history
+  // keeps them all. `current` says whether it is the one the window waits for.
+  void stored(const kernellab::app::ResultsPtr& file, const QString& path, bool current,
+              const QString& storeError);
+  void failed(const QString& message, bool badInput);
+  void cancelled();
+  void settled();  // the current generation ended, in any way
+
+ private:
+  void end(quint64 generation);
+
+  QThread thread_;
+  RunController* controller_ = nullptr;
+  quint64 generation_ = 0;
+  bool running_ = false;
+  QString backendSummary_;
+  bool probed_ = false;
+};
+
+}  // namespace kernellab::app

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// The Timing tab: charts built from the shown runs (and published figures), live scores.
+#pragma once
+
+#include <QMap>
+#include <QObject>
+
+#include "chart_builder.h"
+#include "view_page.h"
+
+namespace kernellab::widgets {
+class TimingView;
+}
+
+namespace kernellab::app {
+
+class TimingPage : public QObject, public ViewPage {
+  Q_OBJECT
+ public:
+  explicit TimingPage(QWidget* parent);
+
+  QString id() const override { return QStringLiteral("timing"); }
+  QString title() const override { return tr("Timing"); }
+  QWidget* widget() override;
+  void showRuns(const RunSelection& selection) override;
+  void showRequest(const kernellab::RunRequest& request) override;
+  void runStarted(const kernellab::RunRequest& request, const SweepAxes& axes) override;
+  void showIteration(const LiveIteration& it) override;
+  QVector<widgets::ChartSpec> charts() const override;
+  bool chartsLogScale() const override;
+  bool showChart(const QString& chartId) override;
+  QString currentChartId() const override;
+  void saveSettings(QSettings& settings) const override;
+  void restoreSettings(QSettings& settings) override;
+
+  widgets::TimingView* view() const { return view_; }
+
+ private:
+  void rebuild();
+
+  widgets::TimingView* view_ = nullptr;
+  RunSelection selection_;
+  kernellab::Family panelFamily_ = kernellab::Family::Transpose;
+  kernellab::Family liveFamily_ = kernellab::Family::Transpose;
+  QVector<QPair<QString, QVector<kernellab::IterationRecord>>> live_;
+  QVector<int> liveColors_;
+};
+
+}  // namespace kernellab::app

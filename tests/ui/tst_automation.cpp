@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+// The window from the command line (offscreen): --config --run --export-charts --export-report
+// --screenshot --quit regenerate a report; --open of a malformed file exits 2 with the reason.
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QtTest>
+
+#include "kernellab/json_io.h"
+#include "test_support.h"
+#include "window_test_support.h"
+
+namespace {
+
+struct AppRun {
+  int exitCode = -1;
+  QString out, err;
+};
+
+AppRun runApp(const QStringList& args, const QString& home) {
+  QProcess p;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+  // Settings and history of the child go to a private home.
+  env.insert(QStringLiteral("HOME"), home);
+  env.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/config"));
+  env.insert(QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/data"));
+  p.setProcessEnvironment(env);
+  p.start(QStringLiteral(KERNELLAB_APP_PATH), args);
+  AppRun r;
+  if (!p.waitForFinished(300000)) {
+    p.kill();
+    p.waitForFinished();
+    r.err = QStringLiteral("timed out");
+    return r;
+  }
+  r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+  r.out = QString::fromUtf8(p.readAllStandardOutput());
+  r.err = QString::fromUtf8(p.readAllStandardError());
+  return r;
+}
+
+}  // namespace
+
+class TstAutomation : public QObject {
+  Q_OBJECT
+  QString dir_, home_;
+
+ private slots:
+  void initTestCase() {
+    dir_ = kltest::tempPath(QStringLiteral("automation"));
+    QDir(dir_).removeRecursively();
+    QDir().mkpath(dir_);
+    home_ = QDir(dir_).filePath(QStringLiteral("home"));
+    QDir().mkpath(home_);
+  }
+
+  void reportFromTheCommandLine() {
+    const QString request = QDir(dir_).filePath(QStringLiteral("request.json"));
+    kernellab::writeRequestFile(request.toStdString(), kltest::smallTranspose(192));
+    const QString charts = QDir(dir_).filePath(QStringLiteral("charts"));
+    const QString report = QDir(dir_).filePath(QStringLiteral("report.html"));
+    const QString shot = QDir(dir_).filePath(QStringLiteral("window.png"));
+    const AppRun r = runApp({QStringLiteral("--config"), request, QStringLiteral("--run"), QStringLiteral("--export-charts"), charts,
+                             QStringLiteral("--chart-size"), QStringLiteral("800x500"), QStringLiteral("--export-report"), report,
+                             QStringLiteral("--view"), QStringLiteral("timing"), QStringLiteral("--window-size"),
+                             QStringLiteral("1280x800"), QStringLiteral("--screenshot"), shot, QStringLiteral("--quit")},
+                            home_);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+    for (const char* f : {"timing-time.png", "timing-time.svg", "timing-time.pdf", "timing-time.csv", "timing-time.json",
+                          "timing-bandwidth.png", "timing-fraction.csv", "results-table.csv"})
+      QVERIFY2(QFile::exists(QDir(charts).filePath(QLatin1String(f))), f);
+    QCOMPARE(QImage(QDir(charts).filePath(QStringLiteral("timing-time.png"))).size(), QSize(800, 500));
+    QFile html(report);
+    QVERIFY(html.open(QIODevice::ReadOnly));
+    const QByteArray text = html.readAll();
+    QVERIFY(text.contains("transpose 192x192"));
+    QVERIFY(text.contains("data:image/png;base64,"));
+    const QImage window(shot);
+    QCOMPARE(window.size(), QSize(1280, 800));
+    // The run went into the child's history as a results file.
+    const QStringList kept = QDir(home_ + QStringLiteral("/data/KernelLab/kernellab/history"))
+                                 .entryList({QStringLiteral("run-*.json")}, QDir::Files);
+    QCOMPARE(kept.size(), 1);
+  }
+
+  void aMalformedFileExitsWithTheReason() {
+    const QString bad = QDir(dir_).filePath(QStringLiteral("bad.json"));
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{ not json");
+    f.close();
+    const AppRun r = runApp({QStringLiteral("--open"), bad, QStringLiteral("--quit")}, home_);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("not valid JSON")), qPrintable(r.err));
+  }
+
+  void badOptionsExitTwo() {
+    const AppRun r = runApp({QStringLiteral("--chart-size"), QStringLiteral("huge"), QStringLiteral("--quit")}, home_);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains(QStringLiteral("--chart-size")));
+  }
+
+  void cliResultsBecomeAPdfReport() {
+    const QString results = QDir(dir_).filePath(QStringLiteral("cli.json"));
+    const kltest::CliRun cli = kltest::runCli({QStringLiteral("run"), QStringLiteral("transpose"), QStringLiteral("--size"),
+                                               QStringLiteral("100x60"), QStringLiteral("--reps"), QStringLiteral("2"),
+                                               QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--json"), results});
+    QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
+    const QString pdf = QDir(dir_).filePath(QStringLiteral("cli-report.pdf"));
+    const AppRun r = runApp({QStringLiteral("--open"), results, QStringLiteral("--export-report"), pdf, QStringLiteral("--quit")}, home_);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QFile f(pdf);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(f.readAll().startsWith("%PDF-"));
+  }
+};
+
+QTEST_MAIN(TstAutomation)
+#include "tst_automation.moc"

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: MIT
+// Results -> charts: categories from what differs between runs, values and whiskers from the
+// timings, published figures from the compiled-in resource, speed-up arithmetic.
+#include <QtTest>
+#include <cmath>
+
+#include "chart_builder.h"
+#include "chart_data_io.h"
+#include "chart_view.h"
+#include "published_baselines.h"
+#include "run_text.h"
+#include "speedup_panel.h"
+
+using namespace kernellab;
+using namespace kernellab::app;
+using widgets::ChartSeries;
+using widgets::ChartSpec;
+
+namespace {
+
+struct V {
+  const char* id;
+  double median, min, max, gbps = 0, fracCopy = 0;
+};
+
+RunResult makeRun(Family family, int tpb, std::vector<V> variants, const char* backend = "cpu") {
+  RunResult r;
+  r.request.family = family;
+  r.request.launch.threadsPerBlock = tpb;
+  r.request.repetitions = 5;
+  r.backend = backend;
+  r.device.name = backend == std::string("cuda") ? "NVIDIA H200" : "Test CPU";
+  for (const V& v : variants) {
+    VariantResult vr;
+    vr.variant = v.id;
+    vr.total = {v.median, v.min, v.max, 5, "cpu-steady-clock"};
+    vr.gbps = v.gbps;
+    vr.fractionOfCopyKernel = v.fracCopy;
+    r.variants.push_back(vr);
+  }
+  return r;
+}
+
+RunSelection selectionOf(const std::vector<RunResult>& runs) {
+  auto file = std::make_shared<ResultsFile>();
+  file->runs = runs;
+  RunSelection sel;
+  for (int i = 0; i < static_cast<int>(runs.size()); ++i)
+    sel.runs << RunRef{file, i, QStringLiteral("e"), QStringLiteral("#%1").arg(i + 1)};
+  sel.primary = 0;
+  return sel;
+}
+
+const ChartSpec* chart(const TimingCharts& c, const QString& id) {
+  for (const auto& s : c.charts)
+    if (s.id == id) return &s;
+  return nullptr;
+}
+
+const ChartSeries* series(const ChartSpec& spec, const QString& name) {
+  for (const auto& s : spec.series)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+// The value of a series in a category, or NaN.
+double valueAt(const ChartSpec& spec, const ChartSeries& s, const QString& category) {
+  const int c = static_cast<int>(spec.categories.indexOf(category));
+  for (int i = 0; i < s.size(); ++i)
+    if (static_cast<int>(s.x[i]) == c) return s.y[i];
+  return std::nan("");
+}
+
+}  // namespace
+
+class TstChartBuilder : public QObject {
+  Q_OBJECT
+ private slots:
+  void categoriesFollowWhatDiffers() {
+    const RunSelection sel = selectionOf({
+        makeRun(Family::Transpose, 256, {{"naive", 3, 2, 4}, {"padded", 1, 0.5, 1.5}}),
+        makeRun(Family::Transpose, 64, {{"naive", 6, 5, 7}, {"padded", 2, 1.5, 2.5}}),
+        makeRun(Family::Transpose, 128, {{"naive", 5, 4, 6}, {"padded", 1.5, 1, 2}}),
+    });
+    QVector<const RunRef*> runs;
+    for (const auto& r : sel.runs) runs << &r;
+    const CategoryPlan plan = planCategories(runs);
+    QCOMPARE(plan.numericField, QStringLiteral("tpb"));
+    QCOMPARE(plan.categories, (QStringList{"TPB 64", "TPB 128", "TPB 256"}));
+    QCOMPARE(plan.categoryOfRun, (QVector<int>{2, 0, 1}));
+
+    ChartOptions noPublished;
+    noPublished.showPublished = false;
+    const TimingCharts charts = buildTimingCharts(sel, noPublished);
+    const ChartSpec* time = chart(charts, QStringLiteral("time"));
+    QVERIFY(time);
+    QCOMPARE(time->categories, plan.categories);
+    QCOMPARE(time->unit, QStringLiteral("ms"));
+    QVERIFY(time->yLabel.contains(QStringLiteral("ms")));
+    const ChartSeries* naive = series(*time, variantTitle(Family::Transpose, "naive"));
+    QVERIFY(naive);
+    QCOMPARE(valueAt(*time, *naive, QStringLiteral("TPB 64")), 6.0);
+    QCOMPARE(valueAt(*time, *naive, QStringLiteral("TPB 256")), 3.0);
+    QVERIFY(naive->hasWhiskers());
+    const int i = static_cast<int>(naive->y.indexOf(5.0));
+    QCOMPARE(naive->low[i], 4.0);
+    QCOMPARE(naive->high[i], 6.0);
+    for (const auto& s : time->series) QVERIFY(!s.published);
+    // A numeric difference between runs also gives the sweep as lines.
+    const ChartSpec* sweep = chart(charts, QStringLiteral("sweep"));
+    QVERIFY(sweep);
+    QCOMPARE(sweep->kind, widgets::ChartKind::Lines);
+  }
+
+  void oneRunIsGroupedByItsThreadsPerBlock() {
+    const RunSelection sel = selectionOf({makeRun(Family::Transpose, 256, {{"copy", 1, 1, 1, 100, 1.0}, {"naive", 4, 3, 5, 25, 0.25}})});
+    ChartOptions opt;
+    opt.showPublished = false;
+    const TimingCharts charts = buildTimingCharts(sel, opt);
+    QCOMPARE(chart(charts, QStringLiteral("time"))->categories, QStringList{"TPB 256"});
+    const ChartSpec* bw = chart(charts, QStringLiteral("bandwidth"));
+    QVERIFY(bw);
+    QVERIFY(bw->yLabel.contains(QStringLiteral("GB/s")));
+    QVERIFY(bw->yLabel.contains(QStringLiteral("10^9")));
+    QCOMPARE(series(*bw, variantTitle(Family::Transpose, "naive"))->y, QVector<double>{25});
+    const ChartSpec* fraction = chart(charts, QStringLiteral("fraction"));
+    QCOMPARE(series(*fraction, variantTitle(Family::Transpose, "naive"))->y, QVector<double>{25});
+    QVERIFY(!series(*fraction, variantTitle(Family::Transpose, "copy")));  // the copy is the 100 %
+  }
+
+  void transposePublishedFiguresAreTheTable() {
+    const PublishedBaselines& pub = publishedBaselines();
+    QVERIFY2(pub.error.isEmpty(), qPrintable(pub.error));
+    const RunSelection sel = selectionOf({makeRun(Family::Transpose, 256, {{"copy", 1, 1, 1, 100, 1.0}, {"tiled", 2, 2, 2, 50, 0.5}})});
+    const TimingCharts charts = buildTimingCharts(sel, ChartOptions{});
+    const ChartSpec* bw = chart(charts, QStringLiteral("bandwidth"));
+    QVERIFY(bw->categories.contains(QStringLiteral("GTX 280 (published)")));
+    const ChartSeries* paperTiled = series(*bw, QStringLiteral("Published: %1").arg(variantTitle(Family::Transpose, "tiled")));
+    QVERIFY(paperTiled);
+    QVERIFY(paperTiled->published);
+    QVERIFY(paperTiled->source.contains(QStringLiteral("Optimizing Matrix Transpose in CUDA")));
+    QCOMPARE(valueAt(*bw, *paperTiled, QStringLiteral("GTX 280 (published)")), 16.5);
+    QCOMPARE(valueAt(*bw, *paperTiled, QStringLiteral("Tesla M2090 (published)")), 92.8);
+    QCOMPARE(valueAt(*bw, *paperTiled, QStringLiteral("Tesla K20X (published)")), 114.0);
+    const ChartSeries* paperDiag = series(*bw, QStringLiteral("Published: %1").arg(variantTitle(Family::Transpose, "diagonal")));
+    QCOMPARE(valueAt(*bw, *paperDiag, QStringLiteral("GTX 280 (published)")), 69.5);
+    const ChartSpec* fraction = chart(charts, QStringLiteral("fraction"));
+    const ChartSeries* fracNaive = series(*fraction, QStringLiteral("Published: %1").arg(variantTitle(Family::Transpose, "naive")));
+    QVERIFY(std::fabs(valueAt(*fraction, *fracNaive, QStringLiteral("Tesla K20X (published)")) - 92.0 / 147.6 * 100) < 1e-9);
+    // The measured category says where it ran, beside the published devices.
+    QCOMPARE(bw->categories.front(), QStringLiteral("CPU · TPB 256"));
+    // Hidden on request.
+    ChartOptions off;
+    off.showPublished = false;
+    for (const auto& s : chart(buildTimingCharts(sel, off), QStringLiteral("bandwidth"))->series) QVERIFY(!s.published);
+  }
+
+  void kcentersPublishedFiguresShareTheTpbAxis() {
+    const RunSelection sel = selectionOf({makeRun(Family::KCenters, 256, {{"shared-coalesced", 10, 9, 11}})});
+    const TimingCharts charts = buildTimingCharts(sel, ChartOptions{});
+    const ChartSpec* time = chart(charts, QStringLiteral("time"));
+    QCOMPARE(time->categories, (QStringList{"TPB 64", "TPB 128", "TPB 256", "TPB 512", "TPB 1024"}));
+    const ChartSeries* titan = series(*time, QStringLiteral("Published (GTX Titan): Coalesced + shared"));
+    QVERIFY(titan);
+    QCOMPARE(titan->y, (QVector<double>{73.51, 143.59, 283.28, 286.42, 298.23}));
+    const ChartSeries* worst = series(*time, QStringLiteral("Published (GTX Titan): Non-coalesced + global"));
+    QCOMPARE(worst->y, (QVector<double>{569, 1126.41, 2398.14, 2435.27, 2707.95}));
+    const ChartSeries* globalCo = series(*time, QStringLiteral("Published (GTX Titan): Coalesced + global"));
+    QCOMPARE(globalCo->y, (QVector<double>{81.74, 157.27, 304.44, 328.09, 370.39}));
+    const ChartSeries* sharedNc = series(*time, QStringLiteral("Published (GTX Titan): Non-coalesced + shared"));
+    QCOMPARE(sharedNc->y, (QVector<double>{550.866, 1042.09, 2198.39, 2316.33, 2515.69}));
+    // The measured value sits in the TPB 256 group with the published ones.
+    const ChartSeries* measured = series(*time, variantTitle(Family::KCenters, "shared-coalesced"));
+    QCOMPARE(valueAt(*time, *measured, QStringLiteral("TPB 256")), 10.0);
+    // The defect note travels with the figures.
+    QVERIFY(time->notes.join(' ').contains(QStringLiteral("grid was sized for 256 threads")));
+    // Speed-up entries include the published times.
+    bool found = false;
+    for (const auto& e : charts.speedups)
+      if (e.published && e.label.contains(QStringLiteral("Coalesced + shared")) && e.label.endsWith(QStringLiteral("TPB 512"))) {
+        QCOMPARE(e.ms, 286.42);
+        found = true;
+      }
+    QVERIFY(found);
+  }
+
+  void kmeansKernelsStackAndIterationsLine() {
+    RunResult run = makeRun(Family::KMeans, 256, {{"shared-coalesced", 3.5, 3, 4}, {"global-interleaved", 9, 8, 10}});
+    const char* names[] = {"assignKernel", "centroidKernel", "scoreKernel"};
+    for (size_t v = 0; v < run.variants.size(); ++v) {
+      for (int k = 0; k < 3; ++k) {
+        KernelResult kr;
+        kr.name = names[k];
+        kr.totalMs = (v + 1) * (k + 1) * 0.5;
+        run.variants[v].kernels.push_back(kr);
+      }
+      run.variants[v].phases.push_back({"host to device", 0.25});
+      for (int it = 0; it < 4; ++it) {
+        IterationRecord r;
+        r.iteration = it;
+        r.score = 100.0 / (it + 1);
+        r.kernelMs = {0.1, 0.2, 0.3};
+        run.variants[v].iterations.push_back(r);
+      }
+    }
+    const TimingCharts charts = buildTimingCharts(selectionOf({run}), ChartOptions{});
+    const ChartSpec* kernels = chart(charts, QStringLiteral("kernels"));
+    QVERIFY(kernels);
+    QCOMPARE(kernels->kind, widgets::ChartKind::StackedBars);
+    QCOMPARE(kernels->categories.size(), 2);
+    QCOMPARE(kernels->series.size(), 4);  // three kernels and one transfer phase
+    const ChartSeries* centroid = series(*kernels, QStringLiteral("centroidKernel"));
+    QCOMPARE(centroid->y, (QVector<double>{1.0, 2.0}));
+    QCOMPARE(series(*kernels, QStringLiteral("host to device"))->y, (QVector<double>{0.25, 0.25}));
+    const ChartSpec* score = chart(charts, QStringLiteral("score"));
+    QCOMPARE(score->series.size(), 2);
+    QCOMPARE(score->series[0].y, (QVector<double>{100, 50, 100.0 / 3, 25}));
+    const ChartSpec* perIteration = chart(charts, QStringLiteral("iteration-time"));
+    QVERIFY(std::fabs(perIteration->series[0].y[2] - 0.6) < 1e-12);
+  }
+
+  void tooltipsGiveExactValues() {
+    const RunSelection sel = selectionOf({makeRun(Family::KCenters, 256, {{"shared-coalesced", 12.3456789, 11.5, 13.25}})});
+    const TimingCharts charts = buildTimingCharts(sel, ChartOptions{});
+    const ChartSpec* time = chart(charts, QStringLiteral("time"));
+    int measured = -1, published = -1;
+    for (int i = 0; i < time->series.size(); ++i) (time->series[i].published ? published : measured) = i;
+    const QString tip = widgets::pointTooltip(*time, measured, 0);
+    QVERIFY2(tip.contains(QStringLiteral("12.34568 ms")), qPrintable(tip));
+    QVERIFY(tip.contains(QStringLiteral("min 11.5")));
+    QVERIFY(tip.contains(QStringLiteral("max 13.25 ms")));
+    QVERIFY(tip.contains(QStringLiteral("TPB 256")));
+    const QString pub = widgets::pointTooltip(*time, published, 4);
+    QVERIFY2(pub.contains(QStringLiteral("Published figure")), qPrintable(pub));
+    QVERIFY(pub.contains(QStringLiteral("Orrit")));
+  }
+
+  void speedupAndGain() {
+    // The thesis's own comparison at TPB 512: coalesced + global vs coalesced + shared.
+    const auto r = widgets::computeSpeedup(328.09, 286.42);
+    QVERIFY(r.valid);
+    QVERIFY(std::fabs(r.speedup - 328.09 / 286.42) < 1e-12);
+    QVERIFY(std::fabs(r.gainPercent - (328.09 - 286.42) / 328.09 * 100) < 1e-12);
+    QVERIFY(std::fabs(r.speedup - 1.1455) < 1e-4);
+    QVERIFY(std::fabs(r.gainPercent - 12.70) < 0.01);
+    QVERIFY(!widgets::computeSpeedup(0, 1).valid);
+    QVERIFY(!widgets::computeSpeedup(1, std::nan("")).valid);
+    const auto slower = widgets::computeSpeedup(1, 2);
+    QCOMPARE(slower.speedup, 0.5);
+    QCOMPARE(slower.gainPercent, -100.0);
+  }
+
+  void speedupPanelDefaultsAndKeepsAChoice() {
+    widgets::SpeedupPanel panel;
+    panel.setEntries({{QStringLiteral("paper A"), 500, true}, {QStringLiteral("naive"), 8, false},
+                      {QStringLiteral("padded"), 2, false}, {QStringLiteral("paper B"), 1, true}});
+    // Measured entries first: slowest over fastest.
+    QVERIFY2(panel.resultText().startsWith(QStringLiteral("S = 4.000x")), qPrintable(panel.resultText()));
+    QVERIFY(panel.choose(QStringLiteral("paper A"), QStringLiteral("padded")));
+    QVERIFY(panel.resultText().startsWith(QStringLiteral("S = 250.0x")));
+    panel.setEntries({{QStringLiteral("paper A"), 500, true}, {QStringLiteral("padded"), 2.5, false},
+                      {QStringLiteral("tiled"), 3, false}});
+    QVERIFY2(panel.resultText().startsWith(QStringLiteral("S = 200.0x")), qPrintable(panel.resultText()));
+    QVERIFY(panel.resultText().contains(QStringLiteral("gain 99.5 %")));
+  }
+
+  void chartDataAsCsvAndJson() {
+    ChartSpec spec;
+    spec.id = QStringLiteral("t");
+    spec.unit = QStringLiteral("ms");
+    spec.categories = {QStringLiteral("TPB 64"), QStringLiteral("TPB 128, big")};
+    ChartSeries s;
+    s.name = QStringLiteral("Naive \"v1\"");
+    s.x = {0, 1};
+    s.y = {1.5, 2.25};
+    s.low = {1, 2};
+    s.high = {2, 3};
+    spec.series << s;
+    const QStringList lines = widgets::chartToCsv(spec).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3);
+    QVERIFY(lines[2].startsWith(QStringLiteral("\"Naive \"\"v1\"\"\",no,1,\"TPB 128, big\",2.25,2,3,ms")));
+    const QJsonDocument doc = QJsonDocument::fromJson(widgets::chartToJson(spec));
+    QVERIFY(doc.isObject());
+    const QJsonObject p = doc.object()["series"].toArray()[0].toObject()["points"].toArray()[1].toObject();
+    QCOMPARE(p["value"].toDouble(), 2.25);
+    QCOMPARE(p["category"].toString(), QStringLiteral("TPB 128, big"));
+  }
+};
+
+QTEST_MAIN(TstChartBuilder)
+#include "tst_chart_builder.moc"

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+// The experiment panel: every switch and field changes the request it hands out.
+#include <QCheckBox>
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QtTest>
+
+#include "experiment_panel.h"
+#include "kernellab/experiment.h"
+#include "kernellab/json_io.h"
+
+using namespace kernellab;
+using kernellab::widgets::ExperimentPanel;
+
+namespace {
+
+QVector<widgets::VariantSwitch> catalog(Family f) {
+  QVector<widgets::VariantSwitch> out;
+  for (const auto& v : describeVariants(f))
+    out.push_back({QString::fromStdString(v.id), QString::fromStdString(v.title), QString::fromStdString(v.explanation)});
+  return out;
+}
+
+QComboBox* comboWithItem(ExperimentPanel& p, const QString& text) {
+  for (QComboBox* c : p.findChildren<QComboBox*>())
+    if (c->findText(text) >= 0) return c;
+  return nullptr;
+}
+
+}  // namespace
+
+class TstExperimentPanel : public QObject {
+  Q_OBJECT
+ private slots:
+  void switchesComeFromTheCatalogWithExplanations() {
+    ExperimentPanel p;
+    p.setVariantCatalog(&catalog);
+    RunRequest r;
+    r.family = Family::Transpose;
+    p.setRequest(r);
+    QStringList expected;
+    for (const auto& v : describeVariants(Family::Transpose)) expected << QString::fromStdString(v.id);
+    QCOMPARE(p.variantIds(), expected);
+    for (const auto& v : describeVariants(Family::Transpose)) {
+      QCheckBox* box = p.variantSwitch(QString::fromStdString(v.id));
+      QVERIFY(box);
+      QVERIFY(box->isChecked());  // an empty variant list means "every variant"
+      QVERIFY(box->toolTip().contains(QString::fromStdString(v.explanation)));
+    }
+  }
+
+  void togglingASwitchChangesTheVariants() {
+    ExperimentPanel p;
+    p.setVariantCatalog(&catalog);
+    p.setRequest(RunRequest{});
+    QSignalSpy edited(&p, &ExperimentPanel::edited);
+    p.variantSwitch(QStringLiteral("naive"))->setChecked(false);
+    QCOMPARE(edited.count(), 1);
+    const RunRequest r = p.request();
+    QCOMPARE(r.variants, (std::vector<std::string>{"copy", "tiled", "padded", "diagonal"}));
+    // The unchecked switch stays unchecked through a round trip of the request.
+    ExperimentPanel q;
+    q.setVariantCatalog(&catalog);
+    q.setRequest(r);
+    QVERIFY(!q.variantSwitch(QStringLiteral("naive"))->isChecked());
+    QVERIFY(q.variantSwitch(QStringLiteral("padded"))->isChecked());
+  }
+
+  void noVariantIsAProblemNotAnEmptyList() {
+    ExperimentPanel p;
+    p.setVariantCatalog(&catalog);
+    p.setRequest(RunRequest{});
+    QVERIFY(p.problem().isEmpty());
+    for (const QString& id : p.variantIds()) p.variantSwitch(id)->setChecked(false);
+    // An empty list would mean "all variants" to runExperiment: the panel must refuse instead.
+    QVERIFY(!p.problem().isEmpty());
+  }
+
+  void launchAndSizeFieldsChangeTheRequest() {
+    ExperimentPanel p;
+    p.setVariantCatalog(&catalog);
+    p.setRequest(RunRequest{});
+    QComboBox* tpb = comboWithItem(p, QStringLiteral("1024"));
+    QVERIFY(tpb);
+    tpb->setCurrentIndex(tpb->findText(QStringLiteral("128")));
+    QCOMPARE(p.request().launch.threadsPerBlock, 128);
+    QCOMPARE(p.request().launch.rowsPerThread, 8);  // tile 32: 32 x 4 threads, 8 rows each
+    QComboBox* tile = nullptr;
+    for (QComboBox* c : p.findChildren<QComboBox*>())
+      if (c->count() == 2 && c->itemText(0) == QLatin1String("16")) tile = c;
+    QVERIFY(tile);
+    tile->setCurrentIndex(0);
+    QCOMPARE(p.request().launch.tile, 16);
+    RunRequest r = p.request();
+    r.transpose.width = 1000;
+    r.transpose.height = 37;
+    r.repetitions = 7;
+    r.seed = 42;
+    r.backend = BackendChoice::Cpu;
+    p.setRequest(r);
+    const RunRequest back = p.request();
+    QCOMPARE(back.transpose.width, int64_t(1000));
+    QCOMPARE(back.transpose.height, int64_t(37));
+    QCOMPARE(back.repetitions, 7);
+    QCOMPARE(back.seed, uint64_t(42));
+    QCOMPARE(back.backend, BackendChoice::Cpu);
+  }
+
+  void clusteringFieldsRoundTrip() {
+    ExperimentPanel p;
+    p.setVariantCatalog(&catalog);
+    RunRequest r;
+    r.family = Family::KMeans;
+    r.clustering.n = 123456;
+    r.clustering.k = 12;
+    r.clustering.d = 7;
+    r.clustering.shape = DatasetShape::Blobs;
+    r.clustering.noiseFraction = 0.05;
+    r.clustering.init = InitMethod::KMeansPlusPlus;
+    r.clustering.maxIterations = 33;
+    r.launch.threadsPerBlock = 512;
+    p.setRequest(r);
+    const RunRequest back = p.request();
+    QCOMPARE(back.clustering.n, int64_t(123456));
+    QCOMPARE(back.family, Family::KMeans);
+    QCOMPARE(back.clustering.k, 12);
+    QCOMPARE(back.clustering.d, 7);
+    QCOMPARE(back.clustering.shape, DatasetShape::Blobs);
+    QCOMPARE(back.clustering.noiseFraction, 0.05);
+    QCOMPARE(back.clustering.init, InitMethod::KMeansPlusPlus);
+    QCOMPARE(back.clustering.maxIterations, 33);
+    QCOMPARE(back.launch.threadsPerBlock, 512);
+    // Editing N through its field reaches the request.
+    QSpinBox* n = nullptr;
+    for (QSpinBox* s : p.findChildren<QSpinBox*>())
+      if (s->value() == 123456) n = s;
+    QVERIFY(n);
+    n->setValue(5000);
+    QCOMPARE(p.request().clustering.n, int64_t(5000));
+  }
+
+  void familyChangeRebuildsSwitchesAndSweepAxes() {
+    ExperimentPanel p;
+    p.setVariantCatalog(&catalog);
+    p.setRequest(RunRequest{});
+    QComboBox* family = comboWithItem(p, QStringLiteral("k-means"));
+    QVERIFY(family);
+    family->setCurrentIndex(family->findText(QStringLiteral("k-centers")));
+    QCOMPARE(p.request().family, Family::KCenters);
+    QCOMPARE(p.variantIds().size(), static_cast<int>(describeVariants(Family::KCenters).size()));
+    p.setSweep(QStringLiteral("n"), QStringLiteral("1000, 10000,100000"));
+    const auto axes = p.sweepAxes();
+    QCOMPARE(axes.size(), size_t(1));
+    QCOMPARE(axes.front().name, std::string("n"));
+    QCOMPARE(axes.front().values, (std::vector<std::string>{"1000", "10000", "100000"}));
+    p.setSweep(QString(), QString());
+    QVERIFY(p.sweepAxes().empty());
+  }
+};
+
+QTEST_MAIN(TstExperimentPanel)
+#include "tst_experiment_panel.moc"

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// Draws a ChartSpec with QCustomPlot: grouped bars with min-max whiskers, stacked bars, lines;
+// linear or log y; hover tooltips with the exact values. QCustomPlot stays behind this header.
+#pragma once
+
+#include <QHash>
+#include <QVector>
+#include <QWidget>
+
+#include "chart_spec.h"
+
+class QCustomPlot;
+class QCPAbstractPlottable;
+class QLabel;
+class QStackedLayout;
+
+namespace kernellab::widgets {
+
+// Which spec point each plotted data index is, for tooltips and tests.
+struct PlottedSeries {
+  int series = -1;              // index into ChartSpec::series
+  QVector<int> pointOfData;     // plottable data index -> point index within the series
+};
+using PlotIndex = QHash<const QCPAbstractPlottable*, PlottedSeries>;
+
+// Fills `plot` (fresh or already used) from `spec`. Returns which plottable shows which series.
+PlotIndex populatePlot(QCustomPlot* plot, const ChartSpec& spec, bool logY);
+
+// The tooltip text of one point: series, category or x, exact value with unit, min and max,
+// source of a published figure.
+QString pointTooltip(const ChartSpec& spec, int series, int point);
+
+class ChartView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ChartView(QWidget* parent = nullptr);
+
+  void setChart(const ChartSpec& spec);
+  const ChartSpec& chart() const { return spec_; }
+  void setLogScale(bool on);
+  bool logScale() const { return logY_; }
+  // Shown instead of the plot while the chart has no data.
+  void setPlaceholder(const QString& text);
+
+  // For tests and exports inside widgets/: the plot and its index.
+  QCustomPlot* plot() const { return plot_; }
+  const PlotIndex& plotIndex() const { return index_; }
+
+ signals:
+  void pointHovered(const QString& tooltip);
+
+ private:
+  void rebuild();
+  void showTooltipAt(const QPoint& pos);
+
+  QCustomPlot* plot_ = nullptr;
+  QLabel* placeholder_ = nullptr;
+  QStackedLayout* stack_ = nullptr;
+  ChartSpec spec_;
+  PlotIndex index_;
+  bool logY_ = false;
+  QString placeholderText_;
+};
+
+}  // namespace kernellab::widgets

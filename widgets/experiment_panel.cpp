@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: MIT
+// The experiment panel.
+#include "experiment_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace kernellab::widgets {
+namespace {
+
+using kernellab::Family;
+
+struct AxisChoice {
+  const char* id;
+  const char* title;
+  const char* defaults;
+};
+
+// Sweep axes per family (ids as applySweepValue knows them) with useful default values.
+QVector<AxisChoice> axesFor(Family f) {
+  switch (f) {
+    case Family::Transpose:
+      return {{"tpb", "Threads per block", "64,128,256,512,1024"},
+              {"tile", "Tile", "16,32"},
+              {"size", "Matrix size", "512x512,1024x1024,2048x2048,4096x4096"}};
+    case Family::KMeans:
+    case Family::KCenters:
+      return {{"tpb", "Threads per block", "64,128,256,512,1024"},
+              {"n", "N (points)", "10000,100000,1000000"},
+              {"k", "K (clusters)", "4,16,64"},
+              {"d", "D (dimensions)", "2,8,32,128"}};
+    case Family::Knn:
+      return {{"tpb", "Threads per block", "64,128,256,512"},
+              {"window", "Window rows", "4,8,14"},
+              {"image", "Image size", "188x164,377x329"}};
+  }
+  return {};
+}
+
+QSpinBox* spin(QWidget* parent, int lo, int hi, int step = 1) {
+  auto* s = new QSpinBox(parent);
+  s->setRange(lo, hi);
+  s->setSingleStep(step);
+  s->setGroupSeparatorShown(true);
+  s->setAccelerated(true);
+  return s;
+}
+
+QLabel* explanationLabel(const QString& text, QWidget* parent) {
+  auto* l = new QLabel(text, parent);
+  l->setWordWrap(true);
+  l->setContentsMargins(22, 0, 0, 4);
+  l->setStyleSheet(QStringLiteral("color: #5a5a5a; font-size: 9pt;"));
+  return l;
+}
+
+}  // namespace
+
+ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(6, 6, 6, 6);
+
+  auto* top = new QFormLayout;
+  family_ = new QComboBox(this);
+  family_->addItem(tr("Matrix transpose"), int(Family::Transpose));
+  family_->addItem(tr("k-means"), int(Family::KMeans));
+  family_->addItem(tr("k-centers"), int(Family::KCenters));
+  family_->addItem(tr("Window KNN"), int(Family::Knn));
+  family_->setToolTip(tr("The kernel family to run"));
+  top->addRow(tr("Kernel family"), family_);
+  layout->addLayout(top);
+
+  buildFamilyPage();
+  layout->addWidget(dataPages_->parentWidget());
+
+  switchesBox_ = new QGroupBox(tr("Optimizations (variants to run)"), this);
+  switchesLayout_ = new QVBoxLayout(switchesBox_);
+  switchesLayout_->setSpacing(1);
+  noSwitches_ = new QLabel(switchesBox_);
+  noSwitches_->setWordWrap(true);
+  noSwitches_->setStyleSheet(QStringLiteral("color: #8a4b00;"));
+  switchesLayout_->addWidget(noSwitches_);
+  layout->addWidget(switchesBox_);
+
+  auto* launchBox = new QGroupBox(tr("Launch"), this);
+  auto* launch = new QFormLayout(launchBox);
+  tpb_ = new QComboBox(launchBox);
+  for (int t : {16, 32, 64, 128, 256, 512, 1024}) tpb_->addItem(QString::number(t), t);
+  tpb_->setToolTip(tr("Threads per block (transpose: tile x rows of threads)"));
+  launch->addRow(tr("Threads per block"), tpb_);
+  tile_ = new QComboBox(launchBox);
+  tile_->addItem(QStringLiteral("16"), 16);
+  tile_->addItem(QStringLiteral("32"), 32);
+  tile_->setToolTip(tr("Edge of the square tile a block moves, in elements"));
+  launch->addRow(tr("Tile"), tile_);
+  tileRow_ = tile_;
+  launchHint_ = new QLabel(launchBox);
+  launchHint_->setWordWrap(true);
+  launch->addRow(launchHint_);
+  layout->addWidget(launchBox);
+
+  auto* sweepBox = new QGroupBox(tr("Sweep"), this);
+  auto* sweep = new QFormLayout(sweepBox);
+  sweepAxis_ = new QComboBox(sweepBox);
+  sweepAxis_->setToolTip(tr("Run once per value and compare the runs (lines and grouped bars)"));
+  sweepValues_ = new QLineEdit(sweepBox);
+  sweepValues_->setPlaceholderText(tr("comma-separated values"));
+  sweep->addRow(tr("Vary"), sweepAxis_);
+  sweep->addRow(tr("Values"), sweepValues_);
+  layout->addWidget(sweepBox);
+
+  auto* timingBox = new QGroupBox(tr("Timing and checks"), this);
+  auto* timing = new QFormLayout(timingBox);
+  reps_ = spin(timingBox, 1, 100000);
+  reps_->setToolTip(tr("Timed repetitions after warm-up: the charts show their median, min and max"));
+  warmup_ = spin(timingBox, 0, 1000);
+  backend_ = new QComboBox(timingBox);
+  backend_->addItem(tr("Auto (GPU when usable)"), int(BackendChoice::Auto));
+  backend_->addItem(tr("CPU"), int(BackendChoice::Cpu));
+  backend_->addItem(tr("CUDA"), int(BackendChoice::Cuda));
+  verify_ = new QCheckBox(tr("Verify every variant against the CPU reference"), timingBox);
+  schedule_ = new QCheckBox(tr("Record block schedule (%smid, %globaltimer)"), timingBox);
+  timing->addRow(tr("Repetitions"), reps_);
+  timing->addRow(tr("Warm-up runs"), warmup_);
+  timing->addRow(tr("Backend"), backend_);
+  timing->addRow(verify_);
+  timing->addRow(schedule_);
+  layout->addWidget(timingBox);
+
+  auto* buttons = new QHBoxLayout;
+  run_ = new QPushButton(tr("Run"), this);
+  run_->setDefault(true);
+  run_->setToolTip(tr("Run the experiment (Ctrl+R)"));
+  cancel_ = new QPushButton(tr("Cancel"), this);
+  cancel_->setToolTip(tr("Stop after the launch in progress (Esc)"));
+  cancel_->setEnabled(false);
+  live_ = new QCheckBox(tr("Live"), this);
+  live_->setToolTip(tr("Re-run at once whenever a setting changes"));
+  buttons->addWidget(run_, 1);
+  buttons->addWidget(cancel_);
+  buttons->addWidget(live_);
+  layout->addLayout(buttons);
+  layout->addStretch(1);
+
+  connect(run_, &QPushButton::clicked, this, &ExperimentPanel::runRequested);
+  connect(cancel_, &QPushButton::clicked, this, &ExperimentPanel::cancelRequested);
+  connect(live_, &QCheckBox::toggled, this, &ExperimentPanel::liveToggled);
+  connect(family_, &QComboBox::currentIndexChanged, this, [this] {
+    if (loading_) return;
+    rebuildSwitches({});
+    fillSweepAxes();
+    updateVisibility();
+    changed();
+  });
+  connect(sweepAxis_, &QComboBox::currentIndexChanged, this, [this] {
+    if (loading_) return;
+    const int i = sweepAxis_->currentIndex();
+    const auto axes = axesFor(family());
+    if (i > 0 && i - 1 < axes.size())
+      sweepValues_->setText(sweepMemory_.value(int(family()) * 100 + i, QLatin1String(axes[i - 1].defaults)));
+    sweepValues_->setEnabled(i > 0);
+    changed();
+  });
+  connect(sweepValues_, &QLineEdit::textEdited, this, [this] {
+    sweepMemory_[int(family()) * 100 + sweepAxis_->currentIndex()] = sweepValues_->text();
+    changed();
+  });
+  for (QSpinBox* s : findChildren<QSpinBox*>())
+    connect(s, &QSpinBox::valueChanged, this, &ExperimentPanel::changed);
+  for (QDoubleSpinBox* s : findChildren<QDoubleSpinBox*>())
+    connect(s, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::changed);
+  for (QComboBox* c : {tpb_, tile_, backend_, shape_, init_, source_})
+    connect(c, &QComboBox::currentIndexChanged, this, [this] {
+      updateVisibility();
+      changed();
+    });
+  for (QCheckBox* c : {verify_, schedule_}) connect(c, &QCheckBox::toggled, this, &ExperimentPanel::changed);
+  connect(pointsPath_, &QLineEdit::editingFinished, this, &ExperimentPanel::changed);
+
+  setRequest(kernellab::RunRequest{});
+}
+
+void ExperimentPanel::buildFamilyPage() {
+  auto* box = new QGroupBox(tr("Data"), this);
+  auto* boxLayout = new QVBoxLayout(box);
+  dataPages_ = new QStackedWidget(box);
+  boxLayout->addWidget(dataPages_);
+
+  // Transpose: the matrix.
+  auto* tp = new QWidget(dataPages_);
+  auto* tf = new QFormLayout(tp);
+  tf->setContentsMargins(0, 0, 0, 0);
+  width_ = spin(tp, 1, 1000000, 256);
+  height_ = spin(tp, 1, 1000000, 256);
+  width_->setToolTip(tr("Columns of the input matrix (float32); any size, not only tile multiples"));
+  height_->setToolTip(tr("Rows of the input matrix"));
+  tf->addRow(tr("Width (columns)"), width_);
+  tf->addRow(tr("Height (rows)"), height_);
+  dataPages_->addWidget(tp);
+
+  // Clustering: generated points or a file.
+  auto* cp = new QWidget(dataPages_);
+  auto* cl = new QVBoxLayout(cp);
+  cl->setContentsMargins(0, 0, 0, 0);
+  auto* sourceForm = new QFormLayout;
+  source_ = new QComboBox(cp);
+  source_->addItem(tr("Generate"));
+  source_->addItem(tr("Open a file (CSV or .npy)"));
+  sourceForm->addRow(tr("Points"), source_);
+  cl->addLayout(sourceForm);
+  generated_ = new QWidget(cp);
+  auto* gf = new QFormLayout(generated_);
+  gf->setContentsMargins(0, 0, 0, 0);
+  n_ = spin(generated_, 1, 200000000, 1000);
+  n_->setToolTip(tr("Number of points N"));
+  shape_ = new QComboBox(generated_);
+  shape_->addItem(tr("Seed generator (K spheres)"), int(DatasetShape::SeedGenerator));
+  shape_->addItem(tr("Gaussian blobs with noise"), int(DatasetShape::Blobs));
+  radius_ = new QDoubleSpinBox(generated_);
+  radius_->setRange(1, 1e9);
+  radius_->setDecimals(1);
+  radius_->setToolTip(tr("Seed generator: points spread RADIUS/100 around each center"));
+  noise_ = new QDoubleSpinBox(generated_);
+  noise_->setRange(0, 90);
+  noise_->setSuffix(QStringLiteral(" %"));
+  noise_->setToolTip(tr("Blobs: share of uniformly scattered noise points"));
+  gf->addRow(tr("N (points)"), n_);
+  gf->addRow(tr("Shape"), shape_);
+  gf->addRow(tr("Radius"), radius_);
+  gf->addRow(tr("Noise"), noise_);
+  cl->addWidget(generated_);
+  fromFile_ = new QWidget(cp);
+  auto* ff = new QHBoxLayout(fromFile_);
+  ff->setContentsMargins(0, 0, 0, 0);
+  pointsPath_ = new QLineEdit(fromFile_);
+  pointsPath_->setPlaceholderText(tr("points.csv or points.npy"));
+  auto* browse = new QToolButton(fromFile_);
+  browse->setText(tr("Browse..."));
+  ff->addWidget(pointsPath_, 1);
+  ff->addWidget(browse);
+  cl->addWidget(fromFile_);
+  connect(browse, &QToolButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open points"), pointsPath_->text(), tr("Points (*.csv *.npy);;All files (*)"));
+    if (path.isEmpty()) return;
+    pointsPath_->setText(path);
+    changed();
+  });
+  auto* algo = new QFormLayout;
+  k_ = spin(cp, 1, 1000000);
+  k_->setToolTip(tr("Clusters K (also the generator's clusters)"));
+  d_ = spin(cp, 1, 100000);
+  d_->setToolTip(tr("Dimensions D of each point"));
+  algo->addRow(tr("K (clusters)"), k_);
+  algo->addRow(tr("D (dimensions)"), d_);
+  cl->addLayout(algo);
+  kmeansOnly_ = new QWidget(cp);
+  auto* kf = new QFormLayout(kmeansOnly_);
+  kf->setContentsMargins(0, 0, 0, 0);
+  init_ = new QComboBox(kmeansOnly_);
+  init_->addItem(tr("First K points"), int(InitMethod::First));
+  init_->addItem(tr("Random points"), int(InitMethod::Random));
+  init_->addItem(tr("k-means++"), int(InitMethod::KMeansPlusPlus));
+  maxIter_ = spin(kmeansOnly_, 1, 100000);
+  epsilon_ = new QDoubleSpinBox(kmeansOnly_);
+  epsilon_->setDecimals(8);
+  epsilon_->setRange(0, 1);
+  epsilon_->setSingleStep(1e-4);
+  epsilon_->setToolTip(tr("Stop when the score changes by at most epsilon x the previous score"));
+  kf->addRow(tr("Initial centers"), init_);
+  kf->addRow(tr("Max iterations"), maxIter_);
+  kf->addRow(tr("Epsilon"), epsilon_);
+  cl->addWidget(kmeansOnly_);
+  dataPages_->addWidget(cp);
+
+  // Window KNN: the feature image.
+  auto* kp = new QWidget(dataPages_);
+  auto* kf2 = new QFormLayout(kp);
+  kf2->setContentsMargins(0, 0, 0, 0);
+  rows_ = spin(kp, 1, 100000);
+  cols_ = spin(kp, 1, 100000);
+  components_ = spin(kp, 1, 1024);
+  window_ = spin(kp, 1, 100000);
+  knnK_ = spin(kp, 1, 1024);
+  kf2->addRow(tr("Image rows"), rows_);
+  kf2->addRow(tr("Image columns"), cols_);
+  kf2->addRow(tr("Components"), components_);
+  kf2->addRow(tr("Window rows"), window_);
+  kf2->addRow(tr("Neighbours k"), knnK_);
+  dataPages_->addWidget(kp);
+
+  auto* seedForm = new QFormLayout;
+  seed_ = spin(box, 0, 2147483647);
+  seed_->setToolTip(tr("Seed of the generated data: the same seed gives the same data everywhere"));
+  seedForm->addRow(tr("Seed"), seed_);
+  boxLayout->addLayout(seedForm);
+}
+
+void ExperimentPanel::setVariantCatalog(VariantCatalog catalog) {
+  catalog_ = std::move(catalog);
+  rebuildSwitches(base_.variants);
+}
+
+Family ExperimentPanel::family() const { return static_cast<Family>(family_->currentData().toInt()); }
+
+void ExperimentPanel::rebuildSwitches(const std::vector<std::string>& checked) {
+  for (QCheckBox* c : switches_) c->parentWidget()->deleteLater();
+  switches_.clear();
+  const QVector<VariantSwitch> list = catalog_ ? catalog_(family()) : QVector<VariantSwitch>{};
+  const bool all = checked.empty() ||
+                   std::find(checked.begin(), checked.end(), std::string("all")) != checked.end();
+  for (const VariantSwitch& v : list) {
+    auto* holder = new QWidget(switchesBox_);
+    auto* hl = new QVBoxLayout(holder);
+    hl->setContentsMargins(0, 0, 0, 0);
+    hl->setSpacing(0);
+    auto* box = new QCheckBox(v.title, holder);
+    box->setObjectName(v.id);
+    box->setProperty("variantId", v.id);
+    box->setToolTip(QStringLiteral("%1 (%2)").arg(v.explanation, v.id));
+    box->setChecked(all || std::find(checked.begin(), checked.end(), v.id.toStdString()) != checked.end());
+    hl->addWidget(box);
+    hl->addWidget(explanationLabel(v.explanation, holder));
+    switchesLayout_->addWidget(holder);
+    switches_.push_back(box);
+    connect(box, &QCheckBox::toggled, this, &ExperimentPanel::changed);
+  }
+  noSwitches_->setText(tr("This build has no %1 kernels yet: running it reports that.")
+                           .arg(family_->currentText()));
+  noSwitches_->setVisible(list.isEmpty());
+}
+
+void ExperimentPanel::fillSweepAxes() {
+  const QSignalBlocker block(sweepAxis_);
+  sweepAxis_->clear();
+  sweepAxis_->addItem(tr("Nothing (one run)"));
+  for (const AxisChoice& a : axesFor(family())) sweepAxis_->addItem(tr(a.title), QString::fromLatin1(a.id));
+  sweepValues_->clear();
+  sweepValues_->setEnabled(false);
+}
+
+void ExperimentPanel::updateVisibility() {
+  const Family f = family();
+  const bool clustering = f == Family::KMeans || f == Family::KCenters;
+  const int page = f == Family::Transpose ? 0 : clustering ? 1 : 2;
+  dataPages_->setCurrentIndex(page);
+  // A stacked widget is as tall as its tallest page: let only the shown page take room.
+  for (int i = 0; i < dataPages_->count(); ++i)
+    dataPages_->widget(i)->setSizePolicy(QSizePolicy::Preferred, i == page ? QSizePolicy::Preferred : QSizePolicy::Ignored);
+  dataPages_->adjustSize();
+  const bool file = source_->currentIndex() == 1;
+  generated_->setVisible(!file);
+  fromFile_->setVisible(file);
+  kmeansOnly_->setVisible(f == Family::KMeans);
+  const bool seedShape = static_cast<DatasetShape>(shape_->currentData().toInt()) == DatasetShape::SeedGenerator;
+  radius_->setEnabled(seedShape);
+  noise_->setEnabled(!seedShape);
+  tile_->setEnabled(f == Family::Transpose);
+  d_->setEnabled(!file);
+}
+
+void ExperimentPanel::setRequest(const kernellab::RunRequest& r) {
+  loading_ = true;
+  base_ = r;
+  {
+    const QList<QWidget*> all = findChildren<QWidget*>();
+    std::vector<QSignalBlocker> blockers;
+    blockers.reserve(static_cast<size_t>(all.size()));
+    for (QWidget* w : all) blockers.emplace_back(w);
+    family_->setCurrentIndex(family_->findData(int(r.family)));
+    width_->setValue(static_cast<int>(std::clamp<int64_t>(r.transpose.width, 1, width_->maximum())));
+    height_->setValue(static_cast<int>(std::clamp<int64_t>(r.transpose.height, 1, height_->maximum())));
+    const auto& c = r.clustering;
+    source_->setCurrentIndex(c.inputPath.empty() ? 0 : 1);
+    pointsPath_->setText(QString::fromStdString(c.inputPath));
+    n_->setValue(static_cast<int>(std::clamp<int64_t>(c.n, 1, n_->maximum())));
+    k_->setValue(c.k);
+    d_->setValue(c.d);
+    shape_->setCurrentIndex(shape_->findData(int(c.shape)));
+    radius_->setValue(c.radius);
+    noise_->setValue(c.noiseFraction * 100.0);
+    init_->setCurrentIndex(std::max(0, init_->findData(int(c.init))));
+    maxIter_->setValue(c.maxIterations);
+    epsilon_->setValue(c.epsilon);
+    rows_->setValue(r.knn.rows);
+    cols_->setValue(r.knn.cols);
+    components_->setValue(r.knn.components);
+    window_->setValue(r.knn.window);
+    knnK_->setValue(r.knn.k);
+    seed_->setValue(static_cast<int>(std::min<uint64_t>(r.seed, 2147483647u)));
+    int tpbIndex = tpb_->findData(r.launch.threadsPerBlock);
+    if (tpbIndex < 0) {
+      tpb_->addItem(QString::number(r.launch.threadsPerBlock), r.launch.threadsPerBlock);
+      tpbIndex = tpb_->count() - 1;
+    }
+    tpb_->setCurrentIndex(tpbIndex);
+    tile_->setCurrentIndex(std::max(0, tile_->findData(r.launch.tile)));
+    reps_->setValue(r.repetitions);
+    warmup_->setValue(r.warmup);
+    backend_->setCurrentIndex(backend_->findData(int(r.backend)));
+    verify_->setChecked(r.verify);
+    schedule_->setChecked(r.recordSchedule);
+    fillSweepAxes();
+    rebuildSwitches(r.variants);
+  }
+  updateVisibility();
+  loading_ = false;
+}
+
+kernellab::RunRequest ExperimentPanel::request() const {
+  RunRequest r = base_;
+  r.family = family();
+  r.variants.clear();
+  for (QCheckBox* c : switches_)
+    if (c->isChecked()) r.variants.push_back(c->property("variantId").toString().toStdString());
+  r.transpose.width = width_->value();
+  r.transpose.height = height_->value();
+  auto& c = r.clustering;
+  c.inputPath = source_->currentIndex() == 1 ? pointsPath_->text().trimmed().toStdString() : std::string();
+  c.n = n_->value();
+  c.k = k_->value();
+  c.d = d_->value();
+  c.shape = static_cast<DatasetShape>(shape_->currentData().toInt());
+  c.radius = radius_->value();
+  c.noiseFraction = noise_->value() / 100.0;
+  c.init = static_cast<InitMethod>(init_->currentData().toInt());
+  c.maxIterations = maxIter_->value();
+  c.epsilon = epsilon_->value();
+  r.knn.rows = rows_->value();
+  r.knn.cols = cols_->value();
+  r.knn.components = components_->value();
+  r.knn.window = window_->value();
+  r.knn.k = knnK_->value();
+  r.seed = static_cast<uint64_t>(seed_->value());
+  r.launch.threadsPerBlock = tpb_->currentData().toInt();
+  r.launch.tile = tile_->currentData().toInt();
+  if (r.family == Family::Transpose && r.launch.threadsPerBlock > 0 &&
+      r.launch.tile * r.launch.tile % r.launch.threadsPerBlock == 0)
+    r.launch.rowsPerThread = r.launch.tile * r.launch.tile / r.launch.threadsPerBlock;
+  r.repetitions = reps_->value();
+  r.warmup = warmup_->value();
+  r.backend = static_cast<BackendChoice>(backend_->currentData().toInt());
+  r.verify = verify_->isChecked();
+  r.recordSchedule = schedule_->isChecked();
+  return r;
+}
+
+std::vector<kernellab::SweepAxis> ExperimentPanel::sweepAxes() const {
+  if (sweepAxis_->currentIndex() <= 0) return {};
+  kernellab::SweepAxis axis;
+  axis.name = sweepAxis_->currentData().toString().toStdString();
+  for (const QString& v : sweepValues_->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
+    if (!v.trimmed().isEmpty()) axis.values.push_back(v.trimmed().toStdString());
+  return {axis};
+}
+
+void ExperimentPanel::setSweep(const QString& axis, const QString& values) {
+  const int i = axis.isEmpty() ? 0 : sweepAxis_->findData(axis);
+  {
+    const QSignalBlocker block(sweepAxis_);
+    sweepAxis_->setCurrentIndex(std::max(0, i));
+  }
+  sweepValues_->setText(i > 0 ? values : QString());
+  sweepValues_->setEnabled(i > 0);
+  if (i > 0) sweepMemory_[int(family()) * 100 + i] = values;
+  changed();
+}
+
+QString ExperimentPanel::sweepAxis() const { return sweepAxis_->currentData().toString(); }
+QString ExperimentPanel::sweepValues() const { return sweepAxis_->currentIndex() > 0 ? sweepValues_->text() : QString(); }
+
+bool ExperimentPanel::live() const { return live_->isChecked(); }
+void ExperimentPanel::setLive(bool on) { live_->setChecked(on); }
+
+void ExperimentPanel::setRunning(bool running) {
+  cancel_->setEnabled(running);
+  run_->setText(running ? tr("Run again") : tr("Run"));
+}
+
+QString ExperimentPanel::problem() const {
+  if (!switches_.isEmpty() &&
+      std::none_of(switches_.begin(), switches_.end(), [](QCheckBox* c) { return c->isChecked(); }))
+    return tr("Choose at least one variant to run.");
+  if (sweepAxis_->currentIndex() > 0 && sweepAxes().front().values.empty())
+    return tr("Give the sweep at least one value, or choose 'Nothing'.");
+  if (source_->currentIndex() == 1 && pointsPath_->text().trimmed().isEmpty() &&
+      (family() == Family::KMeans || family() == Family::KCenters))
+    return tr("Choose a points file (CSV or .npy), or generate the points.");
+  return {};
+}
+
+void ExperimentPanel::setLaunchHint(const QString& text, bool isError) {
+  launchHint_->setText(text);
+  launchHint_->setStyleSheet(isError ? QStringLiteral("color: #b00020;") : QStringLiteral("color: #555;"));
+}
+
+QCheckBox* ExperimentPanel::variantSwitch(const QString& id) const {
+  for (QCheckBox* c : switches_)
+    if (c->property("variantId").toString() == id) return c;
+  return nullptr;
+}
+
+QStringList ExperimentPanel::variantIds() const {
+  QStringList ids;
+  for (QCheckBox* c : switches_) ids << c->property("variantId").toString();
+  return ids;
+}
+
+void ExperimentPanel::changed() {
+  if (loading_) return;
+  emit edited();
+}
+
+}  // namespace kernellab::widgets
