@@ -8,6 +8,7 @@
 #   facts | verify[:ARGS] | memcheck[:ARGS] | racecheck[:ARGS] | bench-NAME[:ARGS] | run-NAME:ARGS
 #   ARGS are kernellab-cli arguments with commas for spaces, e.g. bench-kmeans:--tpb,256,--max-iter,3
 #   Each step may be prefixed with a time limit in seconds: 300@racecheck
+#   bench/run steps append their tables to benches.txt; a '#json' suffix also writes STEP.json
 set -uo pipefail
 out=${OUT:-device-out}
 mkdir -p "$out"
@@ -20,7 +21,9 @@ note() { echo "$*" | tee -a "$summary"; }
 note "device-run $(date -u +%Y-%m-%dT%H:%M:%SZ) steps: ${steps[*]}"
 for spec in "${steps[@]}"; do
   limit=1800
+  json=0
   if [[ "$spec" == *@* ]]; then limit=${spec%%@*}; spec=${spec#*@}; fi
+  if [[ "$spec" == *'#json' ]]; then json=1; spec=${spec%#json}; fi
   step=${spec%%:*}
   args=()
   if [[ "$spec" == *:* ]]; then IFS=',' read -r -a args <<<"${spec#*:}"; fi
@@ -47,8 +50,11 @@ for spec in "${steps[@]}"; do
     bench-*|run-*)
       name=${step#*-}
       verb=${step%%-*}
-      timeout "$limit" "$cli" "$verb" "$name" "${args[@]}" --json "$out/$step.json" 2>&1 \
-        | grep -vE '^\[[0-9]+%\]' >"$out/$step.txt"
+      jsonArgs=()
+      [ "$json" = 1 ] && jsonArgs=(--json "$out/$step.json")
+      echo "===== $step ${args[*]}" >>"$out/benches.txt"
+      timeout "$limit" "$cli" "$verb" "$name" "${args[@]}" "${jsonArgs[@]}" 2>&1 \
+        | grep -vE '^\[[0-9]+%\]' >>"$out/benches.txt"
       note "$step ${args[*]}: rc=${PIPESTATUS[0]}"
       ;;
     *)
