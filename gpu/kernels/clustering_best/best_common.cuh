@@ -30,10 +30,11 @@ __device__ __forceinline__ void foldRound(double (&v)[32], int lane) {
 // lanes, and added to its cluster's score and count in shared memory.
 // `lbl(i)` returns point i's label (a shared-memory read): it is called from lanes that split
 // the dimensions, so with D < 32 some lanes are idle there and a warp shuffle would be undefined.
-template <class Labels>
+// SumT: the shared partial sums' type (float where shared memory is scarce, double otherwise).
+template <class Labels, class SumT>
 __device__ __forceinline__ void accumulateWarp(const float* __restrict__ X, int64_t n, int d, bool vec,
                                       int64_t w0, int valid, Labels lbl,
-                                      const float* __restrict__ C, int cPitch, float* sumS,
+                                      const float* __restrict__ C, int cPitch, SumT* sumS,
                                       double* sumsGlobal, double* scoreS, int* countS) {
   const int lane = threadIdx.x & 31;
   double dist[32];
@@ -63,7 +64,7 @@ __device__ __forceinline__ void accumulateWarp(const float* __restrict__ X, int6
         const int kk = lbl(i);
         if (kk != runK) {
           if (runK >= 0) {
-            if (sumS) atomicAdd(sumS + runK * d + q, run);
+            if (sumS) atomicAdd(sumS + runK * d + q, SumT(run));
             else atomicAdd(sumsGlobal + static_cast<int64_t>(runK) * d + q, double(run));
           }
           runK = kk;
@@ -75,7 +76,7 @@ __device__ __forceinline__ void accumulateWarp(const float* __restrict__ X, int6
       }
     }
     if (runK >= 0) {
-      if (sumS) atomicAdd(sumS + runK * d + q, run);
+      if (sumS) atomicAdd(sumS + runK * d + q, SumT(run));
       else atomicAdd(sumsGlobal + static_cast<int64_t>(runK) * d + q, double(run));
     }
   }

@@ -121,13 +121,15 @@ __global__ void __launch_bounds__(kThreads) updateScoreKernel(const float* __res
   __shared__ int warpLabels[kThreads];  // the 32 labels of each warp's current group
   double* scoreS = reinterpret_cast<double*>(smem);
   int* countS = reinterpret_cast<int*>(scoreS + k);
-  float* sumS = reinterpret_cast<float*>(countS + k + (k & 1));  // keep 8-byte alignment
+  // Double partial sums: a block adds thousands of points per cluster and dimension, and float
+  // sums drifted by 2e-6 relative at N = 1e6 (the per-iteration check caught it on the H200).
+  double* sumS = reinterpret_cast<double*>(countS + k + (k & 1));  // keep 8-byte alignment
   for (int e = threadIdx.x; e < k; e += blockDim.x) {
     scoreS[e] = 0.0;
     countS[e] = 0;
   }
   if (smemSums)
-    for (int e = threadIdx.x; e < k * d; e += blockDim.x) sumS[e] = 0.f;
+    for (int e = threadIdx.x; e < k * d; e += blockDim.x) sumS[e] = 0.0;
   __syncthreads();
   const int warp = threadIdx.x >> 5;
   const int64_t groups = (n + 31) / 32;
@@ -142,13 +144,13 @@ __global__ void __launch_bounds__(kThreads) updateScoreKernel(const float* __res
     mine[lane] = lane < valid ? __ldg(labels + w0 + lane) : 0;
     __syncwarp();
     accumulateWarp(X, n, d, vec, w0, valid, [mine](int i) { return mine[i]; }, C, d,
-                   smemSums ? sumS : nullptr, sums, scoreS, countS);
+                   smemSums ? sumS : static_cast<double*>(nullptr), sums, scoreS, countS);
     __syncwarp();  // every lane is done with the labels before the next group overwrites them
   }
   __syncthreads();
   if (smemSums)
     for (int e = threadIdx.x; e < k * d; e += blockDim.x)
-      if (sumS[e] != 0.f) atomicAdd(sums + e, double(sumS[e]));
+      if (sumS[e] != 0.0) atomicAdd(sums + e, sumS[e]);
   for (int e = threadIdx.x; e < k; e += blockDim.x)
     if (countS[e]) {
       atomicAdd(scores + e, scoreS[e]);
@@ -172,8 +174,8 @@ class CublasKMeans final : public KMeansEngine {
     KL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     KL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     const size_t fixed = sizeof(double) * k + sizeof(int) * (k + 1) + 16;
-    smemSums_ = fixed + sizeof(float) * size_t(k) * d <= static_cast<size_t>(optin);
-    smem_ = fixed + (smemSums_ ? sizeof(float) * size_t(k) * d : 0);
+    smemSums_ = fixed + sizeof(double) * size_t(k) * d <= static_cast<size_t>(optin);
+    smem_ = fixed + (smemSums_ ? sizeof(double) * size_t(k) * d : 0);
     KL_CUDA_CHECK(cudaFuncSetAttribute(updateScoreKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(smem_)));
     int perSM = 0;

@@ -379,7 +379,7 @@ __global__ void __launch_bounds__(kThreads, 1) kmeansFusedKernel(Params p) {
     // 3. Update and score over the warp's 32 points: lanes split the dimensions.
     const int* warpLabels = lbl + warp * 32;
     accumulateWarp(p.X, p.n, p.d, p.vec, w0, valid, [warpLabels](int i) { return warpLabels[i]; }, Cs, p.cPitch,
-                   p.smemSums ? sumS : nullptr, p.sums, scoreS, countS);
+                   p.smemSums ? sumS : static_cast<float*>(nullptr), p.sums, scoreS, countS);
     __syncthreads();  // lbl and the stage buffers are reused by the next tile
   }
 
