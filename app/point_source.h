@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Where the window gets clustering points from: the ONE function to switch when the data set
-// generator and loaders of the clustering family are in the build (kernellab::clustering).
+// Where the window gets clustering points from: the clustering family's generator and loaders
+// (kernellab::clustering::makePoints), the same ones the runs use.
 #pragma once
 
 #include <cstdint>
@@ -23,14 +23,6 @@ struct DatasetPoints {
 // The points a clustering request runs on: generated from (problem, seed), or loaded from
 // problem.inputPath (CSV or .npy). Deterministic, so a results file opened on another machine
 // shows on the same points. Throws kernellab::InputError on bad input or unreadable files.
-//
-// With gpu/include/kernellab/clustering.h in the build this calls
-// kernellab::clustering::makePoints (the exact generator and loaders the runs use). Without it
-// (before the clustering family is merged) it uses a preview generator of the same shape
-// and refuses files.
 DatasetPoints makeDatasetPoints(const kernellab::ClusteringProblem& problem, uint64_t seed);
-
-// True when makeDatasetPoints uses the clustering family's own generator and loaders.
-bool clusteringPointsInBuild();
 
 }  // namespace kernellab::app

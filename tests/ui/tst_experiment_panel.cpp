@@ -58,7 +58,7 @@ class TstExperimentPanel : public QObject {
     p.variantSwitch(QStringLiteral("naive"))->setChecked(false);
     QCOMPARE(edited.count(), 1);
     const RunRequest r = p.request();
-    QCOMPARE(r.variants, (std::vector<std::string>{"copy", "tiled", "padded", "diagonal"}));
+    QCOMPARE(r.variants, (std::vector<std::string>{"copy", "tiled", "padded", "diagonal", "best"}));
     // The unchecked switch stays unchecked through a round trip of the request.
     ExperimentPanel q;
     q.setVariantCatalog(&catalog);
