@@ -268,7 +268,8 @@ void AccessView::fillTable() {
       int used = 0;
       for (int w : q.bankWords) used += w > 0;
       cells << QString() << QString() << QString()
-            << (q.conflictDegree <= 1 ? tr("%1 banks, conflict-free").arg(used)
+            << (q.conflictDegree <= 1 ? (used == 1 ? tr("1 bank, conflict-free")
+                                                   : tr("%1 banks, conflict-free").arg(used))
                                       : tr("%1 bank(s), %2-way conflict").arg(used).arg(q.conflictDegree));
       bad = q.conflictDegree > 1;
     }

@@ -124,7 +124,8 @@ class TstAccessView : public QObject {
     QCOMPARE(v.requestTable()->item(points, 5)->text(), QString("32 (4)"));
     QCOMPARE(v.requestTable()->item(points, 7)->text(), QString("12.5 %"));
     v.selectRequest(points);
-    QCOMPARE(v.diagram()->lineCount(), 32);
+    QCOMPARE(v.diagram()->lineCount(), 16);  // 64-byte stride: two points per line
+    QCOMPARE(v.diagram()->sectorUsedBytes().size(), 32);
     for (int b : v.diagram()->sectorUsedBytes()) QCOMPARE(b, 4);
     const int stage = rowOf(v, "stage", access::Kind::Load);
     QVERIFY(stage >= 0);
