@@ -226,7 +226,8 @@ void addAccessOptions(CLI::App* cmd, ModelOptions& o) {
                   "shared-coalesced|global-coalesced|shared-interleaved|global-interleaved; knn "
                   "global|shared-window|shared-row|shared-row-rect");
   cmd->add_option("--kernel", o.kernel,
-                  "kmeans: assign | centroids | score; kcenters: distance | select (default the first)");
+                  "kmeans: assign | centroids | score; kcenters: distance | select "
+                  "(default the first)");
   cmd->add_option("--warp", o.warp, "Warp within the block (default 0)");
   cmd->add_option("--block", o.block, "blockIdx as X,Y (default 0,0)");
   cmd->add_option("--size", o.size, "transpose: WIDTHxHEIGHT (default 2048x2048)");
@@ -235,8 +236,10 @@ void addAccessOptions(CLI::App* cmd, ModelOptions& o) {
   cmd->add_option("--n", o.n, "clustering: number of points");
   cmd->add_option("--k", o.k, "clustering: clusters; knn: neighbours");
   cmd->add_option("--d", o.d, "clustering: dimensions");
-  cmd->add_option("--layout", o.layout, "clustering: coalesced | interleaved (with --memory, instead of --variant)");
-  cmd->add_option("--memory", o.memory, "clustering: shared | global (with --layout, instead of --variant)");
+  cmd->add_option("--layout", o.layout,
+                  "clustering: coalesced | interleaved (with --memory, instead of --variant)");
+  cmd->add_option("--memory", o.memory,
+                  "clustering: shared | global (with --layout, instead of --variant)");
   cmd->add_option("--shape", o.shape, "clustering: seed | blobs (generated data)");
   cmd->add_option("--noise", o.noise, "clustering blobs: share of uniform noise points, 0..1");
   cmd->add_option("--init", o.init, "kmeans: first | random | kmeans++; kcenters: first | random");

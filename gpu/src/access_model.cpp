@@ -82,8 +82,10 @@ void analyzeGlobal(Request& r, int elementBytes, const MemoryModel& mm) {
   for (const auto& l : r.lanes) {
     starts.push_back(l.address);
     const uint64_t last = l.address + uint64_t(elementBytes) - 1;
-    for (uint64_t s = l.address / mm.sectorBytes; s <= last / mm.sectorBytes; ++s) sectors.push_back(s);
-    for (uint64_t s = l.address / mm.lineBytes; s <= last / mm.lineBytes; ++s) lines.push_back(s);
+    for (uint64_t s = l.address / mm.sectorBytes; s <= last / mm.sectorBytes; ++s)
+      sectors.push_back(s);
+    for (uint64_t s = l.address / mm.lineBytes; s <= last / mm.lineBytes; ++s)
+      lines.push_back(s);
   }
   r.usefulBytes = distinctBytes(std::move(starts), elementBytes);
   r.sectors = static_cast<int>(distinctCount(sectors));

@@ -73,7 +73,8 @@ class TstAccessFamilies : public QObject {
   void coalescedPointReadsAreFourSectors() {
     // X[d*N+i]: a warp's 32 points are 32 consecutive floats of one dimension. N = 100000 keeps
     // every dimension's row 128-byte aligned: 4 sectors of one line, efficiency 1.
-    const WarpReport r = analyze(clustering(Family::KMeans, "shared-coalesced", "assign", 16, 3, 2));
+    const WarpReport r =
+        analyze(clustering(Family::KMeans, "shared-coalesced", "assign", 16, 3, 2));
     QCOMPARE(r.kernel, std::string("assignToClustersKernel"));
     const auto points = pick(r, "points");
     QCOMPARE(int(points.size()), 16 * 16);  // K centroids x D dimensions
@@ -377,12 +378,17 @@ class TstAccessFamilies : public QObject {
 
   void badQueriesAreInputErrors() {
     QVERIFY_THROWS_EXCEPTION(InputError, analyze(clustering(Family::KMeans, "best", "assign", 3)));
-    QVERIFY_THROWS_EXCEPTION(InputError, analyze(clustering(Family::KMeans, "shared-coalesced", "select", 3)));
-    QVERIFY_THROWS_EXCEPTION(InputError, analyze(clustering(Family::KMeans, "shared-coalesced", "centroids", 3, 16)));
-    QVERIFY_THROWS_EXCEPTION(InputError, analyze(clustering(Family::KCenters, "shared-coalesced", "distance", 3, 0, 8)));
-    QVERIFY_THROWS_EXCEPTION(InputError, analyze(clustering(Family::KMeans, "shared-coalesced", "assign", 3, 0, 0, 100000, 16, 2000)));
+    QVERIFY_THROWS_EXCEPTION(InputError,
+                             analyze(clustering(Family::KMeans, "shared-coalesced", "select", 3)));
+    QVERIFY_THROWS_EXCEPTION(
+        InputError, analyze(clustering(Family::KMeans, "shared-coalesced", "centroids", 3, 16)));
+    QVERIFY_THROWS_EXCEPTION(
+        InputError, analyze(clustering(Family::KCenters, "shared-coalesced", "distance", 3, 0, 8)));
+    QVERIFY_THROWS_EXCEPTION(InputError, analyze(clustering(Family::KMeans, "shared-coalesced",
+                                                            "assign", 3, 0, 0, 100000, 16, 2000)));
     // One block of the centroid update reads all N labels per dimension: too long to trace.
-    QVERIFY_THROWS_EXCEPTION(InputError, analyze(clustering(Family::KMeans, "shared-coalesced", "centroids", 200, 0, 0, 1000000, 100)));
+    QVERIFY_THROWS_EXCEPTION(InputError, analyze(clustering(Family::KMeans, "shared-coalesced",
+                                                            "centroids", 200, 0, 0, 1000000, 100)));
     AccessQuery k = knnQuery("global", {2, 0});
     QVERIFY_THROWS_EXCEPTION(InputError, analyze(k));  // 100 columns / 64 = 2 blocks across
     k = knnQuery("nearest", {0, 0});

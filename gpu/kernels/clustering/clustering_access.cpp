@@ -39,22 +39,27 @@ struct KernelEntry {
 
 const std::vector<KernelEntry>& kernelTable() {
   static const std::vector<KernelEntry> table = {
-      {Kernel::Assign, Family::KMeans,
+      {Kernel::Assign,
+       Family::KMeans,
        {"assign", "assignToClustersKernel",
         "one thread per point, the nearest of the K centroids (iteration 1; its addresses do not "
         "depend on the values)"}},
-      {Kernel::Centroids, Family::KMeans,
+      {Kernel::Centroids,
+       Family::KMeans,
        {"centroids", "calcCentroidsKernel",
         "block c walks all labels per dimension and sums cluster c's points (iteration 2: the "
         "labels of the first assign on the request's points)"}},
-      {Kernel::Score, Family::KMeans,
+      {Kernel::Score,
+       Family::KMeans,
        {"score", "calcScoreKernel",
         "block c sums the squared distances of cluster c's points to its centroid (iteration 1)"}},
-      {Kernel::Distance, Family::KCenters,
+      {Kernel::Distance,
+       Family::KCenters,
        {"distance", "kcentersDistanceKernel",
         "one thread per point: distance to the new center, kept when nearer, block max-reduction "
         "(the second center's launch, the first that compares with earlier distances)"}},
-      {Kernel::Select, Family::KCenters,
+      {Kernel::Select,
+       Family::KCenters,
        {"select", "kcentersSelectKernel",
         "one block folds the distance blocks' candidates into the next center (second center)"}},
   };
@@ -68,23 +73,24 @@ const KernelEntry& kernelFor(Family family, const std::string& id) {
     if (id.empty() || e.choice.id == id) return e;
     known += (known.empty() ? "" : ", ") + e.choice.id;
   }
-  throw InputError("--kernel " + id + ": unknown " + toString(family) + " kernel (known: " +
-                   known + ")");
+  throw InputError("--kernel " + id + ": unknown " + toString(family) + " kernel (known: " + known +
+                   ")");
 }
 
 VariantInfo seedVariant(Family family, const std::string& id) {
   for (const auto& v : variants(family)) {
     if (v.id != id) continue;
     if (v.engine != Engine::Seed)
-      throw InputError("--variant " + id + ": no access tracer for the GPU-only engines (their " +
-                       "kernels are not KL_HD block programs); trace a seed variant: " +
-                       "shared-coalesced, global-coalesced, shared-interleaved, global-interleaved");
+      throw InputError(
+          "--variant " + id + ": no access tracer for the GPU-only engines (their " +
+          "kernels are not KL_HD block programs); trace a seed variant: " +
+          "shared-coalesced, global-coalesced, shared-interleaved, global-interleaved");
     return v;
   }
   std::string known;
   for (const auto& v : variants()) known += (known.empty() ? "" : ", ") + v.id;
-  throw InputError("--variant " + id + ": unknown " + toString(family) + " variant (known: " +
-                   known + ")");
+  throw InputError("--variant " + id + ": unknown " + toString(family) +
+                   " variant (known: " + known + ")");
 }
 
 std::string counted(int64_t n, const char* one, const char* many) {
@@ -146,11 +152,21 @@ void planBuffers(Setup& su) {
   // The block's dynamic shared memory, carved as the kernel carves it.
   BlockNeeds needs{};
   switch (su.kernel) {
-    case Kernel::Assign: needs = assignNeeds(su.sharedScratch); break;
-    case Kernel::Centroids: needs = kCentroidNeeds; break;
-    case Kernel::Score: needs = scoreNeeds(su.sharedScratch); break;
-    case Kernel::Distance: needs = kDistanceNeeds; break;
-    case Kernel::Select: needs = kSelectNeeds; break;
+    case Kernel::Assign:
+      needs = assignNeeds(su.sharedScratch);
+      break;
+    case Kernel::Centroids:
+      needs = kCentroidNeeds;
+      break;
+    case Kernel::Score:
+      needs = scoreNeeds(su.sharedScratch);
+      break;
+    case Kernel::Distance:
+      needs = kDistanceNeeds;
+      break;
+    case Kernel::Select:
+      needs = kSelectNeeds;
+      break;
   }
   const SharedLayout l = sharedLayout(needs, su.sharedScratch, unsigned(su.size));
   su.plan[kStage] = {"stage", Space::Shared, 4, l.stage};
@@ -168,11 +184,16 @@ double estimatedAccesses(const Setup& su, int threads) {
   const double size = su.size, n = double(su.n), d = su.d, k = su.k, share = threads / size;
   const double reduce = 6.0 * threads;  // every step's reads and writes, summed over the steps
   switch (su.kernel) {
-    case Kernel::Assign: return threads * k * d * 2.0 + k * d * 2.0 + threads;
-    case Kernel::Centroids: return d * (n * share + 2.0 * threads + reduce);
-    case Kernel::Score: return (2.0 * n + 2.0 * d * n / k) * share + 2.0 * threads + reduce;
-    case Kernel::Distance: return threads * (2.0 * d + 6.0) + 2.0 * d + reduce;
-    case Kernel::Select: return double(su.gridN) * 2.0 * share + 2.0 * threads + reduce;
+    case Kernel::Assign:
+      return threads * k * d * 2.0 + k * d * 2.0 + threads;
+    case Kernel::Centroids:
+      return d * (n * share + 2.0 * threads + reduce);
+    case Kernel::Score:
+      return (2.0 * n + 2.0 * d * n / k) * share + 2.0 * threads + reduce;
+    case Kernel::Distance:
+      return threads * (2.0 * d + 6.0) + 2.0 * d + reduce;
+    case Kernel::Select:
+      return double(su.gridN) * 2.0 * share + 2.0 * threads + reduce;
   }
   return 0;
 }
@@ -184,10 +205,14 @@ constexpr double kPrerequisiteTerms = 1e9;
 double prerequisiteTerms(const Setup& su) {
   switch (su.kernel) {
     case Kernel::Centroids:
-    case Kernel::Score: return double(su.n) * su.k * su.d;
-    case Kernel::Distance: return double(su.n) * su.d * su.center;
-    case Kernel::Select: return double(su.n) * su.d * (su.center + 1);
-    case Kernel::Assign: break;
+    case Kernel::Score:
+      return double(su.n) * su.k * su.d;
+    case Kernel::Distance:
+      return double(su.n) * su.d * su.center;
+    case Kernel::Select:
+      return double(su.n) * su.d * (su.center + 1);
+    case Kernel::Assign:
+      break;
   }
   return 0;
 }
@@ -215,8 +240,7 @@ void traceOne(Arrays& a, const Setup& su, Recorder& rec, Program&& program) {
   ws.reset(su.size);
   std::vector<State> states;
   Tracing tracing(&rec, su.plan, su.size);
-  TraceMem m{&a, &ws, &tracing,
-             su.sharedScratch ? 0 : static_cast<int64_t>(su.block) * su.size};
+  TraceMem m{&a, &ws, &tracing, su.sharedScratch ? 0 : static_cast<int64_t>(su.block) * su.size};
   TraceBlock<State> blk(su.block, su.size, su.grid, states, tracing);
   program(blk, m);
 }
@@ -266,13 +290,13 @@ std::string traceWith(const Setup& su, const PointSet* s, const PointsView<L>& X
       case Kernel::Assign:
         traceOne<AssignThread>(a, su, rec, assignProgram);
         return "block " + std::to_string(su.block) + " of " + std::to_string(su.grid) + ": " +
-               pointsOfBlock(su) + ", one per thread, against " + counted(k, "centroid", "centroids") +
-               " of D = " + std::to_string(su.d) + "; " + layoutText<L>() + "; " +
+               pointsOfBlock(su) + ", one per thread, against " +
+               counted(k, "centroid", "centroids") + " of D = " + std::to_string(su.d) + "; " +
+               layoutText<L>() + "; " +
                (staged ? "each centroid staged in shared memory"
                        : "every thread reads the centroid from global memory");
       case Kernel::Centroids: {
-        traceOne<SumThread>(a, su, rec,
-                            [&](auto& blk, TraceMem& m) { centroidsBlock(blk, m, X); });
+        traceOne<SumThread>(a, su, rec, [&](auto& blk, TraceMem& m) { centroidsBlock(blk, m, X); });
         const int64_t members = std::count(a.labels.begin(), a.labels.end(), su.block);
         return "block " + std::to_string(su.block) + " owns cluster " + std::to_string(su.block) +
                " (" + counted(members, "point", "points") + " after the first assign from " +
@@ -288,10 +312,10 @@ std::string traceWith(const Setup& su, const PointSet* s, const PointsView<L>& X
             scoreBlock<L, false>(blk, m, X);
         });
         const int64_t members = std::count(a.labels.begin(), a.labels.end(), su.block);
-        return "block " + std::to_string(su.block) + " scores cluster " +
-               std::to_string(su.block) + " (" + counted(members, "point", "points") +
-               " after the first assign from " + centres + "), " +
-               std::to_string(su.size) + " points per round; " + layoutText<L>() + "; " +
+        return "block " + std::to_string(su.block) + " scores cluster " + std::to_string(su.block) +
+               " (" + counted(members, "point", "points") + " after the first assign from " +
+               centres + "), " + std::to_string(su.size) + " points per round; " + layoutText<L>() +
+               "; " +
                (staged ? "centroid staged in shared memory, " : "centroid read from global, ") +
                scratch;
       }
@@ -390,10 +414,16 @@ BlockTrace traceClusteringBlock(const AccessQuery& q, ThreadRange keep) {
   su.center = std::min(1, su.k - 1);
   switch (su.kernel) {
     case Kernel::Assign:
-    case Kernel::Distance: su.grid = su.gridN; break;
+    case Kernel::Distance:
+      su.grid = su.gridN;
+      break;
     case Kernel::Centroids:
-    case Kernel::Score: su.grid = su.k; break;
-    case Kernel::Select: su.grid = 1; break;
+    case Kernel::Score:
+      su.grid = su.k;
+      break;
+    case Kernel::Select:
+      su.grid = 1;
+      break;
   }
   if (q.block.x < 0 || q.block.x >= su.grid || q.block.y != 0)
     throw InputError("--block " + std::to_string(q.block.x) + "," + std::to_string(q.block.y) +
@@ -416,9 +446,11 @@ BlockTrace traceClusteringBlock(const AccessQuery& q, ThreadRange keep) {
                         " (choose a smaller --n, --k or --d, or fewer threads per block)");
   const double before = prerequisiteTerms(su);
   if (before > kPrerequisiteTerms)
-    throw InputError(su.kernelName + " is traced after the launches before it, which run on the "
-                     "CPU: " + std::to_string(static_cast<int64_t>(before / 1e6)) +
-                     "e6 distance terms at " + size + "; the access lens runs at most " +
+    throw InputError(su.kernelName +
+                     " is traced after the launches before it, which run on the "
+                     "CPU: " +
+                     std::to_string(static_cast<int64_t>(before / 1e6)) + "e6 distance terms at " +
+                     size + "; the access lens runs at most " +
                      std::to_string(static_cast<int64_t>(kPrerequisiteTerms / 1e6)) +
                      "e6 (choose a smaller problem)");
   if (needValues && !fromFile) points = makePoints(r.clustering, r.seed);
@@ -431,8 +463,8 @@ BlockTrace traceClusteringBlock(const AccessQuery& q, ThreadRange keep) {
       const ArrangedPoints<CoalescedLayout> arranged(points);
       t.description = traceWith(su, &points, arranged.view(), r, t.recorder);
     } else {
-      t.description = traceWith(su, &points, PointsView<CoalescedLayout>::shapeOnly(su.n, su.d),
-                                r, t.recorder);
+      t.description =
+          traceWith(su, &points, PointsView<CoalescedLayout>::shapeOnly(su.n, su.d), r, t.recorder);
     }
   } else {
     if (needValues) {

@@ -25,11 +25,11 @@ enum Site : int64_t { kFeature = 0, kStage = 1, kCandidate = 2, kOutput = 3 };
 
 // Where the current thread is: set before each runPhase call.
 struct ThreadContext {
-  int64_t pixel = -1;         // the thread's pixel, -1 outside the image
-  int featuresLeft = 0;       // feature loads initThread still makes in this phase
-  bool staging = false;       // a phase that copies pixels into shared memory
-  int64_t candidateStart = 0; // candidate of the loop's first iteration in this phase
-  int64_t sharedFirst = 0;    // the image pixel at shared position 0 in this phase
+  int64_t pixel = -1;          // the thread's pixel, -1 outside the image
+  int featuresLeft = 0;        // feature loads initThread still makes in this phase
+  bool staging = false;        // a phase that copies pixels into shared memory
+  int64_t candidateStart = 0;  // candidate of the loop's first iteration in this phase
+  int64_t sharedFirst = 0;     // the image pixel at shared position 0 in this phase
   std::array<int64_t, 8> occurrences{};
 };
 
@@ -109,11 +109,14 @@ void traceTyped(Variant v, const Geometry& g, BlockCoord b, Recorder& rec) {
   const uint64_t listBytes = 4ull * uint64_t(g.pixels) * uint64_t(g.k);
   const uint64_t indexBase = alignedAfter(imageBytes);
   ThreadContext ctx;
-  KnnTraceMem m{&rec, &g, rec.addBuffer("image", Space::Global, 4, 0),
-                rec.addBuffer("neighbourIndex", Space::Global, 4, indexBase),
-                rec.addBuffer("neighbourDistance", Space::Global, 4,
-                              alignedAfter(indexBase + listBytes)),
-                -1, &ctx};
+  KnnTraceMem m{
+      &rec,
+      &g,
+      rec.addBuffer("image", Space::Global, 4, 0),
+      rec.addBuffer("neighbourIndex", Space::Global, 4, indexBase),
+      rec.addBuffer("neighbourDistance", Space::Global, 4, alignedAfter(indexBase + listBytes)),
+      -1,
+      &ctx};
   if (v != Variant::Global) m.shared = rec.addBuffer("shared", Space::Shared, 4, 0);
 
   const bool rowVariant = v == Variant::SharedRow || v == Variant::SharedRowRect;
@@ -160,8 +163,8 @@ void traceTyped(Variant v, const Geometry& g, BlockCoord b, Recorder& rec) {
 BlockTrace traceKnnBlock(const AccessQuery& q, ThreadRange keep) {
   const auto v = variantFromString(q.variant);
   if (!v)
-    throw InputError("--variant " + q.variant + ": unknown knn variant (known: " +
-                     variantList() + ")");
+    throw InputError("--variant " + q.variant + ": unknown knn variant (known: " + variantList() +
+                     ")");
   const ImageShape shape = shapeFor(q.request);
   const Geometry g = makeGeometry(shape, q.request, *v);
   const std::string refusal = sharedMemoryRefusal(*v, g, kEmulatedSharedOptinBytes, "the H200");
@@ -175,40 +178,44 @@ BlockTrace traceKnnBlock(const AccessQuery& q, ThreadRange keep) {
   const int recorded = keep.of(g.blockX * g.blockY);
   const double estimate = estimatedAccesses(*v, g, q.block, recorded);
   if (estimate > double(t.recorder.maxRecords()))
-    throw TraceTooLarge(std::string(info(*v).kernel) + ": " + std::to_string(recorded) +
-                     " threads make about " +
-                     std::to_string(static_cast<int64_t>(estimate)) + " accesses (" +
-                     std::to_string(recorded) + " pixels x " +
-                     std::to_string(candidatesPerPixel(g, windowOf(*v))) + " candidates x " +
-                     std::to_string(g.components) + " components); the access lens traces at most " +
-                     std::to_string(t.recorder.maxRecords()) +
-                     " (choose a smaller --window, fewer components or a smaller --block-shape)");
+    throw TraceTooLarge(
+        std::string(info(*v).kernel) + ": " + std::to_string(recorded) + " threads make about " +
+        std::to_string(static_cast<int64_t>(estimate)) + " accesses (" + std::to_string(recorded) +
+        " pixels x " + std::to_string(candidatesPerPixel(g, windowOf(*v))) + " candidates x " +
+        std::to_string(g.components) + " components); the access lens traces at most " +
+        std::to_string(t.recorder.maxRecords()) +
+        " (choose a smaller --window, fewer components or a smaller --block-shape)");
   t.blockDim = {g.blockX, g.blockY};
   t.gridDim = {g.gridX, g.gridY};
   t.blockIdx = q.block;
   t.kernel = info(*v).kernel;
   const int slots = listSlotsFor(g.k), feats = featureSlotsFor(g.components);
   if (slots == 8) {
-    if (feats == 1) traceTyped<8, 1>(*v, g, q.block, t.recorder);
-    else if (feats == 8) traceTyped<8, 8>(*v, g, q.block, t.recorder);
-    else traceTyped<8, kMaxComponents>(*v, g, q.block, t.recorder);
+    if (feats == 1)
+      traceTyped<8, 1>(*v, g, q.block, t.recorder);
+    else if (feats == 8)
+      traceTyped<8, 8>(*v, g, q.block, t.recorder);
+    else
+      traceTyped<8, kMaxComponents>(*v, g, q.block, t.recorder);
   } else {
-    if (feats == 1) traceTyped<kMaxK, 1>(*v, g, q.block, t.recorder);
-    else if (feats == 8) traceTyped<kMaxK, 8>(*v, g, q.block, t.recorder);
-    else traceTyped<kMaxK, kMaxComponents>(*v, g, q.block, t.recorder);
+    if (feats == 1)
+      traceTyped<kMaxK, 1>(*v, g, q.block, t.recorder);
+    else if (feats == 8)
+      traceTyped<kMaxK, 8>(*v, g, q.block, t.recorder);
+    else
+      traceTyped<kMaxK, kMaxComponents>(*v, g, q.block, t.recorder);
   }
 
   const BlockPixels bp = blockPixels(g, q.block);
-  t.description = "block (" + std::to_string(q.block.x) + "," + std::to_string(q.block.y) +
-                  "): pixels of rows " + std::to_string(bp.r0) + ".." + std::to_string(bp.r1) +
-                  ", columns " + std::to_string(bp.c0) + ".." + std::to_string(bp.c1) + " of a " +
-                  std::to_string(g.rows) + "x" + std::to_string(g.cols) + " image with " +
-                  std::to_string(g.components) +
-                  (g.components == 1 ? " component" : " components") + " (planar); window " +
-                  std::to_string(g.window) + " rows, " +
-                  std::to_string(candidatesPerPixel(g, windowOf(*v))) +
-                  " candidates per pixel, k " + std::to_string(g.k) + "; " +
-                  std::to_string(g.blockX) + "x" + std::to_string(g.blockY) + " threads";
+  t.description =
+      "block (" + std::to_string(q.block.x) + "," + std::to_string(q.block.y) +
+      "): pixels of rows " + std::to_string(bp.r0) + ".." + std::to_string(bp.r1) + ", columns " +
+      std::to_string(bp.c0) + ".." + std::to_string(bp.c1) + " of a " + std::to_string(g.rows) +
+      "x" + std::to_string(g.cols) + " image with " + std::to_string(g.components) +
+      (g.components == 1 ? " component" : " components") + " (planar); window " +
+      std::to_string(g.window) + " rows, " + std::to_string(candidatesPerPixel(g, windowOf(*v))) +
+      " candidates per pixel, k " + std::to_string(g.k) + "; " + std::to_string(g.blockX) + "x" +
+      std::to_string(g.blockY) + " threads";
   if (*v == Variant::SharedWindow) {
     const PixelRange u = blockWindowUnion(g, q.block);
     t.description += "; pixels " + std::to_string(u.lo) + ".." + std::to_string(u.hi) +
