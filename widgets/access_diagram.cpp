@@ -217,13 +217,20 @@ void AccessDiagram::paintShared(QPainter& p) {
     }
   }
   p.setPen(palette().text().color());
+  // Words wider than a bank (doubles) take more than one pass without any conflict.
+  int maxWords = 0;
+  for (int w : r.bankWords) maxWords = std::max(maxWords, w);
   const QString what =
       r.conflictDegree <= 1
-          ? tr("Conflict-free: every bank serves at most one word, one pass (%1 wavefront(s)).")
-                .arg(r.wavefronts)
-          : tr("%1-way bank conflict: one bank serves %1 different words one after another "
-               "(%2 wavefronts instead of %3).")
-                .arg(r.conflictDegree).arg(r.wavefronts).arg(s.groups);
+          ? (r.wavefronts <= s.groups
+                 ? tr("Conflict-free: every bank serves at most one word, one pass (%1 "
+                      "wavefront(s)).").arg(r.wavefronts)
+                 : tr("Conflict-free: %1 wavefronts, the fewest for %2 bytes of %3-byte banks.")
+                       .arg(r.wavefronts).arg(r.usefulBytes).arg(memory_.bankBytes))
+          : tr("%1-way bank conflict: one bank serves up to %2 different words one after another "
+               "(%3 wavefronts instead of %4).")
+                .arg(r.conflictDegree).arg(maxWords).arg(r.wavefronts)
+                .arg(r.idealWavefronts);
   p.drawText(QRectF(margin, bottom + 6, W, 16), Qt::AlignLeft, what);
   p.drawText(QRectF(margin, bottom + 22, W, 16), Qt::AlignLeft,
              tr("Columns: %1 banks of %2 B%3; a box is a distinct word, labelled with its lane.")

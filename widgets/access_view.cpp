@@ -48,9 +48,18 @@ QString totalsText(const access::Totals& t) {
 AccessView::AccessView(QWidget* parent) : QWidget(parent) {
   auto* root = new QVBoxLayout(this);
   auto* controls = new QHBoxLayout;
+  controls->addWidget(new QLabel(tr("Family:"), this));
+  family_ = new QComboBox(this);
+  for (Family f : {Family::Transpose, Family::KMeans, Family::KCenters, Family::Knn})
+    family_->addItem(QString::fromLatin1(toString(f)), int(f));
+  controls->addWidget(family_);
   controls->addWidget(new QLabel(tr("Variant:"), this));
   variant_ = new QComboBox(this);
   controls->addWidget(variant_);
+  kernelLabel_ = new QLabel(tr("Kernel:"), this);
+  controls->addWidget(kernelLabel_);
+  kernel_ = new QComboBox(this);
+  controls->addWidget(kernel_);
   controls->addWidget(new QLabel(tr("Block x:"), this));
   blockX_ = new QSpinBox(this);
   controls->addWidget(blockX_);
@@ -103,7 +112,14 @@ AccessView::AccessView(QWidget* parent) : QWidget(parent) {
     recompute();
     emit selectionChanged(variant(), block(), warp());
   };
+  connect(family_, &QComboBox::currentIndexChanged, this, [this] {
+    setFamily(static_cast<Family>(family_->currentData().toInt()));
+  });
   connect(variant_, &QComboBox::currentIndexChanged, this, changed);
+  connect(kernel_, &QComboBox::currentIndexChanged, this, [this] {
+    recompute();
+    emit kernelChanged(kernel());
+  });
   connect(blockX_, &QSpinBox::valueChanged, this, changed);
   connect(blockY_, &QSpinBox::valueChanged, this, changed);
   connect(warp_, &QSpinBox::valueChanged, this, changed);
@@ -121,16 +137,52 @@ AccessView::AccessView(QWidget* parent) : QWidget(parent) {
 void AccessView::setRequest(const RunRequest& request) {
   request_ = request;
   haveRequest_ = true;
-  const QString keep = variant();
-  {
-    const QSignalBlocker block(variant_);
-    variant_->clear();
-    for (const auto& v : describeVariants(request.family))
-      variant_->addItem(QString::fromStdString(v.title), QString::fromStdString(v.id));
-    const int i = variant_->findData(keep);
-    variant_->setCurrentIndex(i >= 0 ? i : 0);
-  }
+  fillChoosers();
   recompute();
+}
+
+void AccessView::setFamily(Family family) {
+  if (haveRequest_ && family == request_.family) return;
+  request_.family = family;
+  haveRequest_ = true;
+  {
+    // Another family has another grid: start from its first block and warp.
+    const QSignalBlocker b1(blockX_), b2(blockY_), b3(warp_);
+    blockX_->setValue(0);
+    blockY_->setValue(0);
+    warp_->setValue(0);
+  }
+  fillChoosers();
+  recompute();
+  emit familyChanged(QString::fromLatin1(toString(family)));
+}
+
+void AccessView::setKernel(const QString& kernel) {
+  const int i = kernel_->findData(kernel);
+  if (i >= 0 && i != kernel_->currentIndex()) kernel_->setCurrentIndex(i);  // recomputes
+}
+
+// The family's traced variants (the GPU-only clustering engines have no tracer) and kernels.
+void AccessView::fillChoosers() {
+  const QString keepVariant = variant(), keepKernel = kernel();
+  const QSignalBlocker b1(family_), b2(variant_), b3(kernel_);
+  family_->setCurrentIndex(family_->findData(int(request_.family)));
+  variant_->clear();
+  for (const auto& v : describeVariants(request_.family))
+    if (access::canTrace(request_.family, v.id))
+      variant_->addItem(QString::fromStdString(v.title), QString::fromStdString(v.id));
+  const int v = variant_->findData(keepVariant);
+  variant_->setCurrentIndex(v >= 0 ? v : 0);
+  kernel_->clear();
+  for (const auto& k : access::tracedKernels(request_.family)) {
+    kernel_->addItem(QString::fromStdString(k.id), QString::fromStdString(k.id));
+    kernel_->setItemData(kernel_->count() - 1,
+                         QString::fromStdString(k.name + ": " + k.what), Qt::ToolTipRole);
+  }
+  const int k = kernel_->findData(keepKernel);
+  kernel_->setCurrentIndex(k >= 0 ? k : 0);
+  kernel_->setVisible(kernel_->count() > 0);
+  kernelLabel_->setVisible(kernel_->count() > 0);
 }
 
 void AccessView::setSelection(const QString& variant, QPoint block, int warp) {
@@ -153,6 +205,7 @@ void AccessView::setComputeCapability(int major) {
 }
 
 QString AccessView::variant() const { return variant_->currentData().toString(); }
+QString AccessView::kernel() const { return kernel_->currentData().toString(); }
 QPoint AccessView::block() const { return {blockX_->value(), blockY_->value()}; }
 int AccessView::warp() const { return warp_->value(); }
 QString AccessView::summaryText() const { return summary_->text(); }
@@ -165,6 +218,7 @@ void AccessView::recompute() {
   access::AccessQuery q;
   q.request = request_;
   q.variant = variant().toStdString();
+  q.kernel = kernel().toStdString();
   q.block = {blockX_->value(), blockY_->value()};
   q.warp = warp_->value();
   q.ccMajor = banks_->currentData().toInt();
@@ -214,7 +268,8 @@ void AccessView::fillTable() {
       int used = 0;
       for (int w : q.bankWords) used += w > 0;
       cells << QString() << QString() << QString()
-            << (q.conflictDegree <= 1 ? tr("%1 banks, conflict-free").arg(used)
+            << (q.conflictDegree <= 1 ? (used == 1 ? tr("1 bank, conflict-free")
+                                                   : tr("%1 banks, conflict-free").arg(used))
                                       : tr("%1 bank(s), %2-way conflict").arg(used).arg(q.conflictDegree));
       bad = q.conflictDegree > 1;
     }

@@ -2,6 +2,8 @@
 // kernellab-cli occupancy | schedule | access: the models as readable tables and JSON files.
 #include "cli_models.h"
 
+#include "cli_commands.h"
+
 #include <CLI/CLI.hpp>
 #include <fstream>
 #include <iomanip>
@@ -174,6 +176,9 @@ void printAccess(std::ostream& out, const access::WarpReport& r, bool lanes) {
   out << "\n";
   totals("Warp", r.warpTotals);
   totals("Block", r.blockTotals);
+  if (r.perWarpTraces)
+    out << "(The block's accesses exceed one trace: its program ran once per warp, each run "
+           "recording one warp.)\n";
 }
 
 }  // namespace
@@ -215,13 +220,36 @@ void addScheduleOptions(CLI::App* cmd, ModelOptions& o) {
 }
 
 void addAccessOptions(CLI::App* cmd, ModelOptions& o) {
-  cmd->add_option("--family", o.family, "Kernel family (transpose)");
-  cmd->add_option("--variant", o.variant, "Variant id, e.g. naive, tiled, padded, copy, diagonal")->required();
+  cmd->add_option("--family", o.family, "transpose | kmeans | kcenters | knn (default transpose)");
+  cmd->add_option("--variant", o.variant,
+                  "Variant id: transpose naive|tiled|padded|copy|diagonal; kmeans, kcenters "
+                  "shared-coalesced|global-coalesced|shared-interleaved|global-interleaved; knn "
+                  "global|shared-window|shared-row|shared-row-rect");
+  cmd->add_option("--kernel", o.kernel,
+                  "kmeans: assign | centroids | score; kcenters: distance | select "
+                  "(default the first)");
   cmd->add_option("--warp", o.warp, "Warp within the block (default 0)");
   cmd->add_option("--block", o.block, "blockIdx as X,Y (default 0,0)");
   cmd->add_option("--size", o.size, "transpose: WIDTHxHEIGHT (default 2048x2048)");
   cmd->add_option("--tile", o.tile, "transpose: tile edge, 16 or 32 (default 32)");
   cmd->add_option("--tpb", o.tpb, "Threads per block (default 256)");
+  cmd->add_option("--n", o.n, "clustering: number of points");
+  cmd->add_option("--k", o.k, "clustering: clusters; knn: neighbours");
+  cmd->add_option("--d", o.d, "clustering: dimensions");
+  cmd->add_option("--layout", o.layout,
+                  "clustering: coalesced | interleaved (with --memory, instead of --variant)");
+  cmd->add_option("--memory", o.memory,
+                  "clustering: shared | global (with --layout, instead of --variant)");
+  cmd->add_option("--shape", o.shape, "clustering: seed | blobs (generated data)");
+  cmd->add_option("--noise", o.noise, "clustering blobs: share of uniform noise points, 0..1");
+  cmd->add_option("--init", o.init, "kmeans: first | random | kmeans++; kcenters: first | random");
+  cmd->add_option("--centers", o.centers, "kmeans: initial centers (.csv or .npy)");
+  cmd->add_option("--input", o.input, "clustering: points (.csv or .npy); knn: image (.npy)");
+  cmd->add_option("--seed", o.seed, "Random seed of the generated data (default 1)");
+  cmd->add_option("--image", o.image, "knn: ROWSxCOLS[xC] feature image");
+  cmd->add_option("--window", o.window, "knn: rows of the search window");
+  cmd->add_option("--block-shape", o.blockShape,
+                  "knn: block shape XxY in threads (run's --block; sets --tpb to X*Y)");
   cmd->add_option("--arch", o.arch, "Bank model of this architecture: cc 1.x has 16 banks per half-warp (default hopper)");
   cmd->add_flag("--lanes", o.lanes, "Print every lane's element, byte address and sector or bank");
   cmd->add_option("--json", o.jsonPath, "Write the warp's requests and the totals as JSON");
@@ -303,23 +331,62 @@ int cmdSchedule(const ModelOptions& o) {
 }
 
 int cmdAccess(const ModelOptions& o) {
+  if (!familyFromString(o.family))
+    throw InputError("--family " + o.family + " is unknown (transpose, kmeans, kcenters, knn)");
+  // The problem and launch are parsed as `kernellab-cli run` parses them.
+  CliOptions c;
+  c.family = o.family;
+  c.size = o.size;
+  c.tile = std::to_string(o.tile);
+  c.tpb = std::to_string(o.tpb);
+  c.n = o.n;
+  c.k = o.k;
+  c.d = o.d;
+  c.layout = o.layout;
+  c.memory = o.memory;
+  c.shape = o.shape;
+  c.noise = o.noise;
+  c.init = o.init;
+  c.centers = o.centers;
+  c.input = o.input;
+  c.seed = o.seed;
+  c.image = o.image;
+  c.window = o.window;
   access::AccessQuery q;
-  const auto family = familyFromString(o.family);
-  if (!family) throw InputError("--family " + o.family + " is unknown (transpose, kmeans, kcenters, knn)");
-  q.request.family = *family;
-  const auto [w, h] = parseSize(o.size, "--size");
-  q.request.transpose.width = w;
-  q.request.transpose.height = h;
-  q.request.launch.tile = o.tile;
-  q.request.launch.threadsPerBlock = o.tpb;
-  q.variant = o.variant;
+  q.request = buildRequest(c, false);
+  if (!o.blockShape.empty()) {
+    const auto [bx, by] = parseSize(o.blockShape, "--block-shape");
+    if (bx < 1 || by < 1 || bx > 1024 || by > 1024)
+      throw InputError("--block-shape " + o.blockShape + ": each side must be 1..1024 threads");
+    q.request.launch.blockX = static_cast<int>(bx);
+    q.request.launch.blockY = static_cast<int>(by);
+    q.request.launch.threadsPerBlock = static_cast<int>(bx * by);
+  }
+  const bool clustering = q.request.family == Family::KMeans || q.request.family == Family::KCenters;
+  const bool switches = !o.layout.empty() || !o.memory.empty();
+  if (switches && !clustering)
+    throw InputError("--layout / --memory apply to kmeans and kcenters; " +
+                     std::string(toString(q.request.family)) + " takes --variant");
+  if (!o.variant.empty()) {
+    if (switches)
+      throw InputError("--variant " + o.variant + " and --layout / --memory: give one of them");
+    q.variant = o.variant;
+  } else if (switches && q.request.variants.size() == 1) {
+    q.variant = q.request.variants.front();
+  } else {
+    throw InputError(switches ? "--layout / --memory: name one of each (shared|global, "
+                                "coalesced|interleaved), or give --variant"
+                              : "--variant is required (a variant id of the family)");
+  }
+  q.kernel = toLower(o.kernel);
   const auto [bx, by] = parseSize(o.block, "--block");
   q.block = {static_cast<int>(bx), static_cast<int>(by)};
   q.warp = o.warp;
   q.ccMajor = resolveArch(o.arch).ccMajor;
   const access::WarpReport r = access::analyze(q);
   printAccess(std::cout, r, o.lanes);
-  writeJson(o.jsonPath, modelFile("kernellab-access", {{"report", toJson(r)}}));
+  if (!o.jsonPath.empty())  // a big block's report is large: build it only when asked
+    writeJson(o.jsonPath, modelFile("kernellab-access", {{"report", toJson(r)}}));
   return 0;
 }
 

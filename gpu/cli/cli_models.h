@@ -31,10 +31,15 @@ struct ModelOptions {
   int waves = 6;            // waves printed per mapping
   std::string family = "transpose";
   std::string variant;
+  std::string kernel;       // access: kmeans assign|centroids|score, kcenters distance|select
   int warp = 0;
   std::string block = "0,0";
   std::string size = "2048x2048";
   bool lanes = false;
+  // access: the problem as `kernellab-cli run` takes it (empty / negative: the run's default).
+  std::string n, k, d, shape, input, centers, init, layout, memory, image, window, blockShape;
+  double noise = -1;
+  long long seed = -1;
   std::string jsonPath;
 };
 

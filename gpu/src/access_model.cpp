@@ -4,8 +4,9 @@
 #include "kernellab/access_model.h"
 
 #include <algorithm>
-#include <map>
-#include <set>
+#include <cstdint>
+#include <queue>
+#include <unordered_map>
 #include <tuple>
 
 #include "kernellab/errors.h"
@@ -21,14 +22,19 @@ int Recorder::addBuffer(std::string name, Space space, int elementBytes, uint64_
 }
 
 void Recorder::record(Kind kind, int buffer, int64_t element) {
+  recordAt(kind, buffer, element, seq_++);
+}
+
+void Recorder::recordAt(Kind kind, int buffer, int64_t element, int64_t seq) {
+  if (!keep_.contains(thread_)) return;
   if (accesses_.size() >= maxRecords_)
-    throw InputError("the block's address trace exceeds " + std::to_string(maxRecords_) +
+    throw TraceTooLarge("the block's address trace exceeds " + std::to_string(maxRecords_) +
                      " accesses; choose a smaller problem for the access view");
   const BufferInfo& b = buffers_.at(static_cast<size_t>(buffer));
   Access a;
   a.thread = thread_;
   a.phase = phase_;
-  a.seq = seq_++;
+  a.seq = seq;
   a.space = b.space;
   a.kind = kind;
   a.buffer = buffer;
@@ -48,17 +54,42 @@ MemoryModel MemoryModel::forComputeCapability(int major) {
 
 namespace {
 
-void analyzeGlobal(Request& r, int elementBytes, const MemoryModel& mm) {
-  std::set<uint64_t> sectors, lines, bytes;
-  for (const auto& l : r.lanes) {
-    for (int b = 0; b < elementBytes; ++b) bytes.insert(l.address + uint64_t(b));
-    const uint64_t last = l.address + uint64_t(elementBytes) - 1;
-    for (uint64_t s = l.address / mm.sectorBytes; s <= last / mm.sectorBytes; ++s) sectors.insert(s);
-    for (uint64_t s = l.address / mm.lineBytes; s <= last / mm.lineBytes; ++s) lines.insert(s);
+ThreadRange warpThreads(int warp) {
+  constexpr int kWarp = 32;
+  return {warp * kWarp, kWarp};
+}
+
+// Distinct bytes of the lanes' [address, address + elementBytes) ranges.
+int distinctBytes(std::vector<uint64_t> starts, int elementBytes) {
+  std::sort(starts.begin(), starts.end());
+  uint64_t covered = 0, end = 0;
+  for (uint64_t a : starts) {
+    const uint64_t from = std::max(a, end), to = a + uint64_t(elementBytes);
+    if (to > from) covered += to - from;
+    end = std::max(end, to);
   }
-  r.usefulBytes = static_cast<int>(bytes.size());
-  r.sectors = static_cast<int>(sectors.size());
-  r.lines = static_cast<int>(lines.size());
+  return static_cast<int>(covered);
+}
+
+size_t distinctCount(std::vector<uint64_t>& v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v.size();
+}
+
+void analyzeGlobal(Request& r, int elementBytes, const MemoryModel& mm) {
+  std::vector<uint64_t> starts, sectors, lines;
+  for (const auto& l : r.lanes) {
+    starts.push_back(l.address);
+    const uint64_t last = l.address + uint64_t(elementBytes) - 1;
+    for (uint64_t s = l.address / mm.sectorBytes; s <= last / mm.sectorBytes; ++s)
+      sectors.push_back(s);
+    for (uint64_t s = l.address / mm.lineBytes; s <= last / mm.lineBytes; ++s)
+      lines.push_back(s);
+  }
+  r.usefulBytes = distinctBytes(std::move(starts), elementBytes);
+  r.sectors = static_cast<int>(distinctCount(sectors));
+  r.lines = static_cast<int>(distinctCount(lines));
   r.idealSectors = (r.usefulBytes + mm.sectorBytes - 1) / mm.sectorBytes;
   r.idealLines = (r.usefulBytes + mm.lineBytes - 1) / mm.lineBytes;
   r.efficiency = r.sectors ? double(r.usefulBytes) / double(r.sectors * mm.sectorBytes) : 0.0;
@@ -69,30 +100,78 @@ void analyzeShared(Request& r, int elementBytes, const MemoryModel& mm) {
   const int groupSize = mm.halfWarpBanks ? mm.warpSize / 2 : mm.warpSize;
   const int groups = mm.warpSize / groupSize;
   r.bankWords.assign(size_t(mm.banks), 0);
-  std::set<uint64_t> bytes;
+  std::vector<uint64_t> starts;
   for (int g = 0; g < groups; ++g) {
-    std::vector<std::set<uint64_t>> words(size_t(mm.banks));
-    bool active = false;
+    std::vector<uint64_t> words;  // distinct words of this (half-)warp; bank = word mod banks
     for (auto& l : r.lanes) {
       if (l.lane / groupSize != g) continue;
-      active = true;
       const uint64_t first = l.address / uint64_t(mm.bankBytes);
       const uint64_t last = (l.address + uint64_t(elementBytes) - 1) / uint64_t(mm.bankBytes);
       l.bank = static_cast<int>(first % uint64_t(mm.banks));
-      for (uint64_t w = first; w <= last; ++w) words[size_t(w % uint64_t(mm.banks))].insert(w);
-      for (int b = 0; b < elementBytes; ++b) bytes.insert(l.address + uint64_t(b));
+      for (uint64_t w = first; w <= last; ++w) words.push_back(w);
+      starts.push_back(l.address);
     }
-    if (!active) continue;
-    int degree = 0;
-    for (size_t b = 0; b < words.size(); ++b) {
-      const int n = static_cast<int>(words[b].size());
-      degree = std::max(degree, n);
-      r.bankWords[b] = std::max(r.bankWords[b], n);
+    if (words.empty()) continue;
+    const int groupWords = static_cast<int>(distinctCount(words));
+    std::vector<int> perBank(size_t(mm.banks), 0);
+    for (uint64_t w : words) ++perBank[size_t(w % uint64_t(mm.banks))];
+    int passes = 0;
+    for (size_t b = 0; b < perBank.size(); ++b) {
+      passes = std::max(passes, perBank[b]);
+      r.bankWords[b] = std::max(r.bankWords[b], perBank[b]);
     }
-    r.conflictDegree = std::max(r.conflictDegree, degree);
-    r.wavefronts += degree;
+    // One pass serves one word per bank: words wider than a bank (doubles) need more than one
+    // pass even without a conflict, so the degree is the passes over the fewest possible.
+    const int ideal = (groupWords + mm.banks - 1) / mm.banks;
+    r.conflictDegree = std::max(r.conflictDegree, (passes + ideal - 1) / ideal);
+    r.wavefronts += passes;
+    r.idealWavefronts += ideal;
   }
-  r.usefulBytes = static_cast<int>(bytes.size());
+  r.usefulBytes = distinctBytes(std::move(starts), elementBytes);
+}
+
+// Kahn's topological sort of the requests by the lanes' "runs before" edges; among requests
+// that may run next, the earlier phase and then the first seen (thread 0's order) goes first.
+// Edges of a lane that skipped requests only relate the ones it ran, so divergent lanes merge
+// into one order. A cycle (two lanes disagreeing) cannot come from SIMT code; should a tracer
+// produce one, the rest follows in first-seen order.
+std::vector<Request> inProgramOrder(std::vector<Request> requests,
+                                    const std::vector<std::pair<size_t, size_t>>& edges) {
+  const size_t n = requests.size();
+  std::vector<size_t> start(n + 1, 0), target(edges.size()), indegree(n, 0);
+  for (const auto& [from, to] : edges) {
+    ++start[from + 1];
+    ++indegree[to];
+  }
+  for (size_t i = 0; i < n; ++i) start[i + 1] += start[i];
+  std::vector<size_t> fill(start.begin(), start.end() - 1);
+  for (const auto& [from, to] : edges) target[fill[from]++] = to;
+  using Entry = std::pair<int, size_t>;  // phase, first seen
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> ready;
+  for (size_t i = 0; i < n; ++i)
+    if (indegree[i] == 0) ready.emplace(requests[i].phase, i);
+  std::vector<Request> out;
+  out.reserve(n);
+  std::vector<bool> done(n, false);
+  while (out.size() < n) {
+    if (ready.empty()) {  // a cycle: take the first one left
+      for (size_t i = 0; i < n; ++i)
+        if (!done[i]) {
+          ready.emplace(requests[i].phase, i);
+          indegree[i] = 0;
+          break;
+        }
+    }
+    const size_t i = ready.top().second;
+    ready.pop();
+    if (done[i]) continue;
+    done[i] = true;
+    out.push_back(std::move(requests[i]));
+    for (size_t e = start[i]; e < start[i + 1]; ++e)
+      if (--indegree[target[e]] == 0 && !done[target[e]])
+        ready.emplace(requests[target[e]].phase, target[e]);
+  }
+  return out;
 }
 
 }  // namespace
@@ -106,9 +185,21 @@ std::vector<Request> warpRequests(const BlockTrace& trace, int warp, const Memor
                      " threads per block = " + std::to_string(warps) + " warps)");
   const int first = warp * mm.warpSize;
   const int last = std::min(threads, first + mm.warpSize);
-  using Key = std::tuple<int, int, int, int, int>;  // phase, seq, space, kind, buffer
-  std::map<Key, size_t> index;
+  using Key = std::tuple<int, int64_t, int, int, int>;  // phase, seq, space, kind, buffer
+  struct KeyHash {
+    size_t operator()(const Key& k) const {
+      uint64_t h = uint64_t(std::get<1>(k)) * 0x9E3779B97F4A7C15ull;
+      h ^= (uint64_t(std::get<0>(k)) << 32) ^ (uint64_t(std::get<4>(k)) << 8) ^
+           (uint64_t(std::get<2>(k)) << 1) ^ uint64_t(std::get<3>(k));
+      return size_t(h ^ (h >> 29));
+    }
+  };
+  std::unordered_map<Key, size_t, KeyHash> index;
   std::vector<Request> out;
+  // Program order: each lane runs its requests in order, so consecutive requests of a lane are
+  // an edge "runs before"; the requests are sorted topologically (ties: phase, first seen).
+  std::vector<std::pair<size_t, size_t>> edges;
+  std::vector<size_t> previous(size_t(mm.warpSize), SIZE_MAX);
   const auto& buffers = trace.recorder.buffers();
   for (const Access& a : trace.recorder.accesses()) {
     if (a.thread < first || a.thread >= last) continue;
@@ -131,10 +222,11 @@ std::vector<Request> warpRequests(const BlockTrace& trace, int warp, const Memor
     l.element = a.element;
     l.address = a.address;
     out[it->second].lanes.push_back(l);
+    size_t& prev = previous[size_t(l.lane)];
+    if (prev != SIZE_MAX && prev != it->second) edges.emplace_back(prev, it->second);
+    prev = it->second;
   }
-  std::stable_sort(out.begin(), out.end(), [](const Request& x, const Request& y) {
-    return std::tie(x.phase, x.seq) < std::tie(y.phase, y.seq);
-  });
+  out = inProgramOrder(std::move(out), edges);
   for (auto& r : out) {
     std::sort(r.lanes.begin(), r.lanes.end(),
               [](const LaneAccess& x, const LaneAccess& y) { return x.lane < y.lane; });
@@ -145,9 +237,8 @@ std::vector<Request> warpRequests(const BlockTrace& trace, int warp, const Memor
   return out;
 }
 
-Totals totalsOf(const std::vector<Request>& requests, const MemoryModel& mm) {
+Totals totalsOf(const std::vector<Request>& requests, const MemoryModel&) {
   Totals t;
-  const int groupSize = mm.halfWarpBanks ? mm.warpSize / 2 : mm.warpSize;
   for (const auto& r : requests) {
     if (r.space == Space::Global) {
       ++t.globalRequests;
@@ -158,9 +249,7 @@ Totals totalsOf(const std::vector<Request>& requests, const MemoryModel& mm) {
     } else {
       ++t.sharedRequests;
       t.wavefronts += r.wavefronts;
-      std::set<int> groups;
-      for (const auto& l : r.lanes) groups.insert(l.lane / groupSize);
-      t.idealWavefronts += static_cast<int>(groups.size());
+      t.idealWavefronts += r.idealWavefronts;
       t.maxConflict = std::max(t.maxConflict, r.conflictDegree);
     }
   }
@@ -169,8 +258,17 @@ Totals totalsOf(const std::vector<Request>& requests, const MemoryModel& mm) {
 }
 
 WarpReport analyze(const AccessQuery& q) {
-  const BlockTrace trace = traceBlock(q);
+  // One trace of the whole block when it fits the recorder; otherwise one per warp.
+  BlockTrace trace;
+  bool perWarp = false;
+  try {
+    trace = traceBlock(q);
+  } catch (const TraceTooLarge&) {
+    perWarp = true;
+    trace = traceBlock(q, warpThreads(q.warp));
+  }
   WarpReport r;
+  r.perWarpTraces = perWarp;
   r.family = toString(q.request.family);
   r.variant = q.variant;
   r.kernel = trace.kernel;
@@ -187,7 +285,9 @@ WarpReport analyze(const AccessQuery& q) {
   r.warpTotals = totalsOf(r.requests, r.memory);
   std::vector<Request> all;
   for (int w = 0; w < r.warpsPerBlock; ++w) {
-    auto reqs = w == q.warp ? r.requests : warpRequests(trace, w, r.memory);
+    auto reqs = w == q.warp ? r.requests
+                : perWarp   ? warpRequests(traceBlock(q, warpThreads(w)), w, r.memory)
+                            : warpRequests(trace, w, r.memory);
     all.insert(all.end(), reqs.begin(), reqs.end());
   }
   r.blockTotals = totalsOf(all, r.memory);

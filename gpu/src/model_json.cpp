@@ -186,6 +186,7 @@ json toJson(const access::WarpReport& r) {
       jq["bank_words"] = q.bankWords;
       jq["conflict_degree"] = q.conflictDegree;
       jq["wavefronts"] = q.wavefronts;
+      jq["ideal_wavefronts"] = q.idealWavefronts;
     }
     requests.push_back(jq);
   }
@@ -198,6 +199,7 @@ json toJson(const access::WarpReport& r) {
               {"grid_dim", {r.gridDim.x, r.gridDim.y}},
               {"warp", r.warp},
               {"warps_per_block", r.warpsPerBlock},
+              {"per_warp_traces", r.perWarpTraces},
               {"memory",
                {{"sector_bytes", r.memory.sectorBytes},
                 {"line_bytes", r.memory.lineBytes},

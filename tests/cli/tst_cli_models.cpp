@@ -97,6 +97,72 @@ class TstCliModels : public QObject {
     QVERIFY(!r.out.contains("-way conflict"));
   }
 
+  void accessTracesClusteringAndKnn() {
+    // k-means assign, interleaved, D = 16: a warp's point read takes 32 sectors for 4 useful
+    // ones; the staged centroid is one shared word for every lane (conflict-free).
+    const QString json = dir_.filePath("kmeans.json");
+    auto r = runCli({"access", "--family", "kmeans", "--layout", "interleaved", "--memory", "shared",
+                     "--d", "16", "--block", "2,0", "--warp", "1", "--json", json});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("kmeans shared-interleaved (assignToClustersKernel), warp 1 of 8"));
+    QVERIFY(r.out.contains("32 (4)"));
+    QVERIFY(r.out.contains("12.5 %"));
+    QVERIFY(!r.out.contains("-way conflict"));
+    const QJsonObject j = readJson(json)["report"].toObject();
+    QCOMPARE(j["kernel"].toString(), QString("assignToClustersKernel"));
+    int points = 0, stage = 0;
+    for (const auto& v : j["requests"].toArray()) {
+      const QJsonObject q = v.toObject();
+      if (q["buffer"].toString() == "points") {
+        ++points;
+        QCOMPARE(q["sectors"].toInt(), 32);
+        QCOMPARE(q["ideal_sectors"].toInt(), 4);
+      }
+      if (q["buffer"].toString() == "stage" && q["kind"].toString() == "load") {
+        ++stage;
+        QCOMPARE(q["conflict_degree"].toInt(), 1);
+        QCOMPARE(q["active_lanes"].toInt(), 32);
+      }
+    }
+    QCOMPARE(points, 16 * 16);
+    QCOMPARE(stage, 16 * 16);
+    // Coalesced: 4 sectors of one line.
+    r = runCli({"access", "--family", "kmeans", "--variant", "global-coalesced", "--d", "8"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("4 (4)"));
+    QVERIFY(r.out.contains("100.0 %"));
+    // The other kernels of both algorithms.
+    r = runCli({"access", "--family", "kmeans", "--variant", "shared-coalesced", "--kernel",
+                "centroids", "--n", "20000", "--k", "5", "--d", "4", "--block", "3,0"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("calcCentroidsKernel"));
+    QVERIFY(r.out.contains("owns cluster 3"));
+    r = runCli({"access", "--family", "kmeans", "--variant", "global-interleaved", "--kernel",
+                "score", "--n", "20000", "--k", "5"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("calcScoreKernel"));
+    r = runCli({"access", "--family", "kcenters", "--variant", "shared-coalesced", "--n", "5000",
+                "--k", "4", "--d", "8", "--lanes"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("kcentersDistanceKernel"));
+    QVERIFY(r.out.contains("bank "));
+    r = runCli({"access", "--family", "kcenters", "--variant", "global-coalesced", "--kernel",
+                "select", "--n", "5000", "--k", "4"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("kcentersSelectKernel"));
+    // KNN: one row at a time in shared memory, no bank conflict.
+    r = runCli({"access", "--family", "knn", "--variant", "shared-row", "--image", "60x100x2",
+                "--window", "6", "--block-shape", "64x2", "--block", "0,10"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("knn shared-row (knnSharedRowKernel), warp 0 of 4"));
+    QVERIFY(r.out.contains("conflict-free"));
+    QVERIFY(!r.out.contains("-way conflict"));
+    r = runCli({"access", "--family", "knn", "--variant", "global", "--image", "60x100",
+                "--window", "6", "--tpb", "64", "--block", "0,10"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("knnGlobalKernel"));
+  }
+
   void badInputExitsTwoWithOneLine_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("expected");
@@ -110,7 +176,20 @@ class TstCliModels : public QObject {
     QTest::newRow("variant") << QStringList{"access", "--variant", "fastest"} << "unknown transpose variant";
     QTest::newRow("warp") << QStringList{"access", "--variant", "naive", "--warp", "8"} << "--warp 8 is outside 0..7";
     QTest::newRow("block") << QStringList{"access", "--variant", "naive", "--block", "64,0"} << "--block 64,0 is outside the grid";
-    QTest::newRow("family") << QStringList{"access", "--family", "kmeans", "--variant", "shared-coalesced"} << "no access tracer";
+    QTest::newRow("engine") << QStringList{"access", "--family", "kmeans", "--variant", "best"} << "no access tracer";
+    QTest::newRow("family") << QStringList{"access", "--family", "fft", "--variant", "x"} << "--family fft is unknown";
+    QTest::newRow("kernel") << QStringList{"access", "--family", "kmeans", "--variant", "shared-coalesced", "--kernel", "select"} << "--kernel select: unknown kmeans kernel (known: assign, centroids, score)";
+    QTest::newRow("kernel of transpose") << QStringList{"access", "--variant", "naive", "--kernel", "assign"} << "launch one kernel each";
+    QTest::newRow("kmeans block") << QStringList{"access", "--family", "kmeans", "--variant", "shared-coalesced", "--kernel", "score", "--block", "16,0"} << "--block 16,0 is outside the grid (0..15, 0..0)";
+    QTest::newRow("kmeans tpb") << QStringList{"access", "--family", "kmeans", "--variant", "global-coalesced", "--tpb", "2000"} << "--tpb 2000 is outside 1..1024";
+    QTest::newRow("kmeans k") << QStringList{"access", "--family", "kcenters", "--variant", "shared-coalesced", "--n", "10", "--k", "20"} << "--k 20 is larger than --n 10";
+    QTest::newRow("too long") << QStringList{"access", "--family", "kmeans", "--variant", "shared-coalesced", "--kernel", "centroids", "--n", "1000000", "--d", "200", "--k", "100"} << "the access lens traces at most";
+    QTest::newRow("layout alone") << QStringList{"access", "--family", "kmeans", "--layout", "interleaved"} << "--layout / --memory: name one of each";
+    QTest::newRow("layout of transpose") << QStringList{"access", "--variant", "naive", "--layout", "coalesced"} << "--layout / --memory apply to kmeans and kcenters";
+    QTest::newRow("knn variant") << QStringList{"access", "--family", "knn", "--variant", "nearest"} << "unknown knn variant";
+    QTest::newRow("knn block shape") << QStringList{"access", "--family", "knn", "--variant", "global", "--block-shape", "0x4"} << "--block-shape 0x4";
+    QTest::newRow("knn window") << QStringList{"access", "--family", "knn", "--variant", "global", "--window", "0"} << "--window 0 is outside 1..65535";
+    QTest::newRow("knn block") << QStringList{"access", "--family", "knn", "--variant", "shared-row", "--block", "0,377"} << "--block 0,377 is outside the grid";
     QTest::newRow("no variant") << QStringList{"access"} << "--variant";
   }
 

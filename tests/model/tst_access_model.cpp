@@ -163,9 +163,12 @@ class TstAccessModel : public QObject {
     QVERIFY_THROWS_EXCEPTION(InputError, analyze(query("naive", 32, 256, 2048, 2048, {64, 0})));
     QVERIFY_THROWS_EXCEPTION(InputError, analyze(query("fastest")));
     QVERIFY_THROWS_EXCEPTION(InputError, analyze(query("naive", 8)));
-    AccessQuery k = query("shared-coalesced");
+    AccessQuery k = query("best");  // the GPU-only engine has no tracer
     k.request.family = Family::KMeans;
     QVERIFY_THROWS_EXCEPTION(InputError, analyze(k));
+    AccessQuery kernel = query("naive");
+    kernel.kernel = "assign";  // transpose variants are one kernel each
+    QVERIFY_THROWS_EXCEPTION(InputError, analyze(kernel));
   }
 };
 

@@ -98,6 +98,27 @@ int main(int argc, char** argv) {
     ok &= save(v, dir, QStringLiteral("access_view_naive.png"), {1300, 900});
   }
   {
+    // k-means assign, interleaved points (D = 16): 32 sectors per warp read.
+    RunRequest k;
+    k.family = Family::KMeans;
+    k.clustering.n = 100000;
+    k.clustering.k = 16;
+    k.clustering.d = 16;
+    AccessView v;
+    v.setRequest(k);
+    v.setSelection(QStringLiteral("shared-interleaved"), {2, 0}, 1);
+    v.selectRequest(1);  // the first point read
+    ok &= save(v, dir, QStringLiteral("access_view_kmeans_interleaved.png"), {1300, 900});
+    // KNN, one row at a time: a full row of the window is read by every lane at once.
+    RunRequest n;
+    n.family = Family::Knn;
+    AccessView w;
+    w.setRequest(n);
+    w.setSelection(QStringLiteral("shared-row"), {0, 20}, 0);
+    w.selectRequest(400);  // a scan of a row wholly inside every lane's window: a broadcast
+    ok &= save(w, dir, QStringLiteral("access_view_knn_shared_row.png"), {1300, 900});
+  }
+  {
     OccupancyView v;
     v.setArch(QStringLiteral("gt200"));
     v.setInputs(256, 9, 0);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // AccessView: its table and diagram show the model's sectors and banks for the chosen variant,
-// block and warp; a bad selection is refused with a message and the last report stays.
+// block and warp; a bad selection is refused with a message and the last report stays. The
+// clustering and KNN families come with their kernels and traced variants only.
+#include <QComboBox>
+#include <QSignalSpy>
 #include <QTableWidget>
 #include <QtTest>
 
@@ -21,6 +24,31 @@ class TstAccessView : public QObject {
     r.launch.tile = 32;
     r.launch.threadsPerBlock = 256;
     return r;
+  }
+  static RunRequest kmeans16() {
+    RunRequest r;
+    r.family = Family::KMeans;
+    r.clustering.n = 100000;
+    r.clustering.k = 16;
+    r.clustering.d = 16;
+    r.launch.threadsPerBlock = 256;
+    return r;
+  }
+  static int rowOf(const AccessView& v, const char* buffer, access::Kind k) {
+    for (int i = 0; i < int(v.report().requests.size()); ++i)
+      if (v.report().requests[size_t(i)].bufferName == buffer &&
+          v.report().requests[size_t(i)].kind == k)
+        return i;
+    return -1;
+  }
+  static QStringList variantIds(const AccessView& v) {
+    for (auto* box : v.findChildren<QComboBox*>()) {
+      QStringList ids;
+      for (int i = 0; i < box->count(); ++i) ids << box->itemData(i).toString();
+      if (ids.contains("shared-coalesced") || ids.contains("naive") || ids.contains("global"))
+        return ids;
+    }
+    return {};
   }
   static int firstRow(const AccessView& v, access::Space s, access::Kind k) {
     for (int i = 0; i < int(v.report().requests.size()); ++i)
@@ -79,6 +107,83 @@ class TstAccessView : public QObject {
     v.selectRequest(firstRow(v, access::Space::Shared, access::Kind::Load));
     QCOMPARE(v.diagram()->bankHeights().size(), 16);
     QVERIFY(v.requestTable()->item(firstRow(v, access::Space::Shared, access::Kind::Load), 8)->text().contains("16-way"));
+  }
+
+  void clusteringLayoutsAndStagedCentroid() {
+    // k-means assign, D = 16: interleaved point reads take 32 sectors for 4 useful ones, the
+    // coalesced layout 4; the staged centroid is one shared word read by all lanes.
+    AccessView v;
+    v.resize(1100, 800);
+    v.setRequest(kmeans16());
+    QCOMPARE(v.kernel(), QString("assign"));
+    v.setSelection("shared-interleaved", {2, 0}, 1);
+    QVERIFY2(v.errorText().isEmpty(), qPrintable(v.errorText()));
+    QCOMPARE(v.report().kernel, std::string("assignToClustersKernel"));
+    const int points = rowOf(v, "points", access::Kind::Load);
+    QVERIFY(points >= 0);
+    QCOMPARE(v.requestTable()->item(points, 5)->text(), QString("32 (4)"));
+    QCOMPARE(v.requestTable()->item(points, 7)->text(), QString("12.5 %"));
+    v.selectRequest(points);
+    QCOMPARE(v.diagram()->lineCount(), 16);  // 64-byte stride: two points per line
+    QCOMPARE(v.diagram()->sectorUsedBytes().size(), 32);
+    for (int b : v.diagram()->sectorUsedBytes()) QCOMPARE(b, 4);
+    const int stage = rowOf(v, "stage", access::Kind::Load);
+    QVERIFY(stage >= 0);
+    QVERIFY(v.requestTable()->item(stage, 8)->text().contains("conflict-free"));
+    v.selectRequest(stage);
+    int used = 0;
+    for (int h : v.diagram()->bankHeights()) {
+      QVERIFY(h <= 1);
+      used += h;
+    }
+    QCOMPARE(used, 1);  // a broadcast: one word of one bank
+    v.setSelection("shared-coalesced", {2, 0}, 1);
+    const int coalesced = rowOf(v, "points", access::Kind::Load);
+    QCOMPARE(v.requestTable()->item(coalesced, 5)->text(), QString("4 (4)"));
+    QCOMPARE(v.requestTable()->item(coalesced, 7)->text(), QString("100.0 %"));
+    QVERIFY(v.summaryText().contains("sectors"));
+  }
+
+  void familyAndKernelChoosers() {
+    AccessView v;
+    v.setRequest(transpose2048());
+    v.setSelection("padded", {1, 1}, 2);
+    QVERIFY(v.kernel().isEmpty());  // a transpose variant is one kernel
+    QSignalSpy family(&v, &AccessView::familyChanged);
+    QSignalSpy kernel(&v, &AccessView::kernelChanged);
+    RunRequest small = transpose2048();  // k-centers takes its sizes from the same request
+    small.clustering.n = 5000;
+    small.clustering.k = 4;
+    v.setRequest(small);
+    v.setFamily(Family::KCenters);
+    QCOMPARE(family.count(), 1);
+    QCOMPARE(family.front().front().toString(), QString("kcenters"));
+    QCOMPARE(v.block(), QPoint(0, 0));  // another grid: its first block
+    // The GPU-only engine has no tracer, so it is not offered.
+    const QStringList ids = variantIds(v);
+    QVERIFY(ids.contains("global-interleaved"));
+    QVERIFY(!ids.contains("best"));
+    QCOMPARE(v.kernel(), QString("distance"));
+    QVERIFY2(v.errorText().isEmpty(), qPrintable(v.errorText()));
+    QCOMPARE(v.report().kernel, std::string("kcentersDistanceKernel"));
+    QCOMPARE(v.report().gridDim.x, 20);  // ceil(5000 / 256)
+    v.setKernel("select");
+    QCOMPARE(kernel.count(), 1);
+    QCOMPARE(v.report().kernel, std::string("kcentersSelectKernel"));
+    QCOMPARE(v.report().gridDim.x, 1);
+    // KNN: one kernel per variant, no kernel chooser.
+    RunRequest knn;
+    knn.family = Family::Knn;
+    knn.knn.rows = 40;
+    knn.knn.cols = 64;
+    knn.knn.window = 4;
+    knn.launch.threadsPerBlock = 64;
+    v.setRequest(knn);
+    QVERIFY(v.kernel().isEmpty());
+    v.setSelection("shared-row", {0, 12}, 1);
+    QVERIFY2(v.errorText().isEmpty(), qPrintable(v.errorText()));
+    QCOMPARE(v.report().kernel, std::string("knnSharedRowKernel"));
+    QCOMPARE(v.report().blockTotals.maxConflict, 1);
   }
 
   void badSelectionKeepsTheLastReport() {

@@ -5,9 +5,11 @@
 // lane's word and the conflict degree (how many distinct words one bank must serve; lanes
 // reading the same word share it by broadcast).
 //
-// Lanes are grouped into a request by (phase, per-thread sequence number, space, kind, buffer):
-// the warp executes the same instruction stream, and a lane that skips an access (a bounds
-// check) is inactive in that request.
+// Lanes are grouped into a request by (phase, sequence key, space, kind, buffer): the warp
+// executes the same instruction stream, and a lane that skips an access (a bounds check, a
+// data-dependent branch) is inactive in that request. The key is each thread's n-th access in
+// the phase, or the tracer's own instruction key where lanes may skip inside a loop
+// (access_trace.h).
 #pragma once
 
 #include <string>
@@ -39,7 +41,7 @@ struct LaneAccess {
 
 struct Request {
   int phase = 0;
-  int seq = 0;
+  int64_t seq = 0;
   Space space = Space::Global;
   Kind kind = Kind::Load;
   int buffer = 0;
@@ -55,8 +57,10 @@ struct Request {
   std::vector<uint64_t> sectorAddresses;   // sorted byte addresses of the touched sectors
   // Shared memory.
   std::vector<int> bankWords;      // distinct words per bank (all lanes; per half-warp on cc 1.x)
-  int conflictDegree = 0;          // 1 = conflict-free, 32 = every lane in one bank
+  int conflictDegree = 0;          // 1 = conflict-free, 32 = every lane in one bank: passes over
+                                   // the fewest passes the words need (2 for a warp's doubles)
   int wavefronts = 0;              // passes the shared unit needs (sum over half-warps on 1.x)
+  int idealWavefronts = 0;         // the fewest: ceil(distinct words / banks) per (half-)warp
 };
 
 struct Totals {
@@ -68,14 +72,14 @@ struct Totals {
   double efficiency = 0;           // ideal sectors / sectors
   int sharedRequests = 0;
   int wavefronts = 0;              // shared passes
-  int idealWavefronts = 0;         // one per request (per half-warp on cc 1.x)
+  int idealWavefronts = 0;         // sum of the requests' fewest passes
   int maxConflict = 0;
 };
 
 struct WarpReport {
   std::string family;
   std::string variant;
-  std::string kernel;
+  std::string kernel;              // CUDA kernel name
   std::string description;
   BlockCoord block;
   Dim2 blockDim;
@@ -87,6 +91,7 @@ struct WarpReport {
   std::vector<Request> requests;   // in program order
   Totals warpTotals;
   Totals blockTotals;              // every warp of the block
+  bool perWarpTraces = false;      // the block was too big to trace at once: traced per warp
 };
 
 // The requests of one warp of a traced block. Throws InputError when the warp is outside the
@@ -94,21 +99,42 @@ struct WarpReport {
 std::vector<Request> warpRequests(const BlockTrace& trace, int warp, const MemoryModel& memory);
 Totals totalsOf(const std::vector<Request>& requests, const MemoryModel& memory);
 
-// What to trace: a family's request (sizes, launch shape), one variant, one block and warp.
+// What to trace: a family's request (sizes, launch shape), one variant, one of its kernels, one
+// block and warp.
 struct AccessQuery {
   RunRequest request;          // family, problem size, launch configuration
   std::string variant;         // a variant id of the family
+  std::string kernel;          // kmeans: assign | centroids | score; kcenters: distance | select;
+                               // empty = the family's first (transpose and knn: the variant's one)
   BlockCoord block;            // blockIdx (the kernel's own mapping decides its tile)
   int warp = 0;
   int ccMajor = 9;             // which bank model: 1 = 16 banks per half-warp
 };
 
-// Traces the block with the family's own phase functions and analyses the warp. Throws
-// InputError for an unknown family or variant, a block outside the grid, a warp outside the
-// block, or a launch configuration the family refuses.
+// A kernel of a family that launches several per variant, as --kernel names it.
+struct KernelChoice {
+  std::string id;              // "assign"
+  std::string name;            // CUDA kernel name: "assignToClustersKernel"
+  std::string what;            // one line: what it does and what data it traces with
+};
+
+// The kernels --kernel chooses from: k-means assign, centroids, score; k-centers distance,
+// select. Empty for transpose and knn (each variant is one kernel).
+const std::vector<KernelChoice>& tracedKernels(Family family);
+
+// Whether a variant of the family has a tracer (the clustering "best" and "cublas" engines are
+// GPU-only code, not KL_HD block programs, and have none).
+bool canTrace(Family family, const std::string& variant);
+
+// Traces the block with the family's own phase functions and analyses the warp; a block too big
+// for one trace is traced warp by warp. Throws InputError for an unknown family, variant or
+// kernel, a block outside the grid, a warp outside the block, a launch configuration the family
+// refuses, or a warp whose trace alone would exceed the recorder's limit (TraceTooLarge).
 WarpReport analyze(const AccessQuery& query);
 
-// The family tracers (one per family folder). The hook-up point for new families.
-BlockTrace traceBlock(const AccessQuery& query);
+// The family tracers (one per family folder). The hook-up point for new families. Records the
+// accesses of the threads in `keep` (every thread by default); throws TraceTooLarge when they
+// would exceed the recorder's limit.
+BlockTrace traceBlock(const AccessQuery& query, ThreadRange keep = {});
 
 }  // namespace kernellab::access

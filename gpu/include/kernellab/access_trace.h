@@ -7,15 +7,44 @@
 // right buffer id (a few lines, see TransposeTraceMem in kernels/transpose/transpose_access.cpp),
 // run the block's phases with runBlockPhases, calling Recorder::beginThread before each thread's
 // phase, and add the family to traceBlock (gpu/src/access_families.cpp).
+//
+// Which accesses of a warp's lanes are one request: by default the n-th access of each thread in
+// a phase (`seq`). That is right while the lanes of a warp issue the same accesses in the same
+// order; a lane that skips an access inside a loop (k-means's centroid update reads a point only
+// when its label matches, a KNN thread skips its own pixel) would shift its later accesses onto
+// the wrong requests. Such tracers name the instruction themselves with recordAt: a key that is
+// equal for the lanes executing the same access in the same loop iteration and increases in
+// program order (kernels/clustering/clustering_access.cpp, kernels/knn/knn_access.cpp).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "kernellab/errors.h"
 #include "kernellab/hd.h"
 
 namespace kernellab::access {
+
+// A block whose trace would exceed the recorder's limit. analyze() then records it warp by warp
+// (the block's program runs once per warp, each run recording one warp's threads).
+class TraceTooLarge : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+// The threads of a block a trace records: [first, first + count), every thread when count < 0.
+struct ThreadRange {
+  int first = 0;
+  int count = -1;
+  bool contains(int t) const { return count < 0 || (t >= first && t < first + count); }
+  // How many of a block's `threads` are recorded.
+  int of(int threads) const {
+    if (count < 0) return threads;
+    const int end = first + count < threads ? first + count : threads;
+    return end > first ? end - first : 0;
+  }
+};
 
 enum class Space : uint8_t { Global, Shared };
 enum class Kind : uint8_t { Load, Store };
@@ -34,7 +63,8 @@ struct BufferInfo {
 struct Access {
   int thread = 0;          // linear thread index in the block: tx + blockDim.x * ty
   int phase = 0;           // barrier-separated phase
-  int seq = 0;             // n-th access of this thread in this phase (its "instruction")
+  int64_t seq = 0;         // n-th access of this thread in this phase, or the tracer's key
+                           // (recordAt): equal seq in one phase = the same warp instruction
   Space space = Space::Global;
   Kind kind = Kind::Load;
   int buffer = 0;          // index into the trace's buffers
@@ -48,14 +78,23 @@ class Recorder {
   explicit Recorder(size_t maxRecords = size_t(1) << 22) : maxRecords_(maxRecords) {}
 
   int addBuffer(std::string name, Space space, int elementBytes, uint64_t base = 0);
+  // Records only these threads' accesses from now on (the others run but leave no trace).
+  void keepOnly(ThreadRange threads) { keep_ = threads; }
+  bool keeps(int thread) const { return keep_.contains(thread); }
+  const ThreadRange& kept() const { return keep_; }
   // Every access recorded until the next call belongs to this thread and phase.
   void beginThread(int phase, int thread) {
     phase_ = phase;
     thread_ = thread;
     seq_ = 0;
   }
-  // Throws InputError when the trace grows past maxRecords.
+  // Throws TraceTooLarge when the trace grows past maxRecords.
   void record(Kind kind, int buffer, int64_t element);
+  // As record, with the instruction key given by the tracer (see the top of this file).
+  void recordAt(Kind kind, int buffer, int64_t element, int64_t seq);
+  int phase() const { return phase_; }
+  int thread() const { return thread_; }
+  size_t maxRecords() const { return maxRecords_; }
 
   const std::vector<BufferInfo>& buffers() const { return buffers_; }
   const std::vector<Access>& accesses() const { return accesses_; }
@@ -64,9 +103,10 @@ class Recorder {
   std::vector<BufferInfo> buffers_;
   std::vector<Access> accesses_;
   size_t maxRecords_;
+  ThreadRange keep_;
   int phase_ = 0;
   int thread_ = 0;
-  int seq_ = 0;
+  int64_t seq_ = 0;
 };
 
 // One block's trace and the launch shape it came from.

@@ -33,6 +33,50 @@
 
 namespace kernellab::clustering {
 
+// ---- the block's private arrays -------------------------------------------------------------
+// Which block-private arrays a kernel uses (the centroid stage; the reductions' float, double and
+// int scratch) and where each sits in the block's dynamic shared memory: byte offsets, doubles
+// first for alignment. With global scratch only the stage is in shared memory. The CUDA launcher
+// sizes the launch, the kernels carve their arrays and the access model places its shared
+// buffers with this one function, so the banks the model reports are the kernel's.
+
+struct BlockNeeds {
+  bool stage, f, d, i;
+};
+
+struct SharedLayout {
+  unsigned stage, f, d, i, total;
+};
+
+KL_HD SharedLayout sharedLayout(BlockNeeds n, bool scratchShared, unsigned threads) {
+  SharedLayout l{0, 0, 0, 0, 0};
+  unsigned off = 0;
+  if (scratchShared && n.d) {
+    l.d = off;
+    off += 8 * threads;
+  }
+  if (n.stage) {
+    l.stage = off;
+    off += 4 * threads;
+  }
+  if (scratchShared && n.f) {
+    l.f = off;
+    off += 4 * threads;
+  }
+  if (scratchShared && n.i) {
+    l.i = off;
+    off += 4 * threads;
+  }
+  l.total = off;
+  return l;
+}
+
+inline constexpr BlockNeeds kDistanceNeeds{true, true, false, true};
+inline constexpr BlockNeeds kSelectNeeds{false, true, false, true};
+inline constexpr BlockNeeds kCentroidNeeds{false, false, true, true};
+KL_HD constexpr BlockNeeds assignNeeds(bool staged) { return {staged, false, false, false}; }
+KL_HD constexpr BlockNeeds scoreNeeds(bool staged) { return {staged, false, true, true}; }
+
 // ---- layouts ----------------------------------------------------------------------------------
 
 struct CoalescedLayout {

@@ -64,46 +64,9 @@ struct DeviceArrays {
   int32_t* globalI;
 };
 
-// Which block-private arrays a kernel uses.
-struct Needs {
-  bool stage, f, d, i;
-};
-
-// Byte offsets of the block's arrays in dynamic shared memory (doubles first, for alignment).
-// The host sizes the launch with the same function the kernel carves with.
-struct SharedLayout {
-  unsigned stage, f, d, i, total;
-};
-__host__ __device__ inline SharedLayout sharedLayout(Needs n, bool scratchShared, unsigned slots) {
-  SharedLayout l{0, 0, 0, 0, 0};
-  unsigned off = 0;
-  if (scratchShared && n.d) {
-    l.d = off;
-    off += 8 * slots;
-  }
-  if (n.stage) {
-    l.stage = off;
-    off += 4 * slots;
-  }
-  if (scratchShared && n.f) {
-    l.f = off;
-    off += 4 * slots;
-  }
-  if (scratchShared && n.i) {
-    l.i = off;
-    off += 4 * slots;
-  }
-  l.total = off;
-  return l;
-}
-
-constexpr Needs kDistanceNeeds{true, true, false, true};
-constexpr Needs kSelectNeeds{false, true, false, true};
-constexpr Needs kCentroidNeeds{false, false, true, true};
-__host__ __device__ constexpr Needs assignNeeds(bool staged) {
-  return {staged, false, false, false};
-}
-__host__ __device__ constexpr Needs scoreNeeds(bool staged) { return {staged, false, true, true}; }
+// Which block-private arrays a kernel uses and where they sit in its dynamic shared memory:
+// BlockNeeds, sharedLayout and the k*Needs constants in kernellab/clustering_phases.h (the access
+// model places its shared buffers with the same function).
 
 // The kernels' memory policy: the variant's global arrays, plus the block's stage (shared) and
 // scratch (shared, or this block's slice of global memory).
@@ -153,7 +116,7 @@ struct DeviceMem {
 // writes for other blocks; no other block reads these slots, and the cross-block step (choosing
 // among the blocks' candidates) happens in the next launch.
 template <ScratchMemory kScratch>
-__device__ DeviceMem blockMem(const DeviceArrays& a, Needs needs) {
+__device__ DeviceMem blockMem(const DeviceArrays& a, BlockNeeds needs) {
   extern __shared__ __align__(16) unsigned char smem[];
   const SharedLayout l = sharedLayout(needs, kScratch == ScratchMemory::Shared, blockDim.x);
   DeviceMem m{a, nullptr, nullptr, nullptr, nullptr};
@@ -584,7 +547,7 @@ class CudaBackend final : public Backend {
       throw std::logic_error("clustering CUDA backend: no points uploaded");
   }
 
-  size_t shared(Needs needs) const {
+  size_t shared(BlockNeeds needs) const {
     return sharedLayout(needs, variant_.memory == ScratchMemory::Shared,
                         static_cast<unsigned>(tpb_))
         .total;

@@ -31,7 +31,7 @@ struct TransposeTraceMem {
 
 }  // namespace
 
-BlockTrace traceTransposeBlock(const AccessQuery& q) {
+BlockTrace traceTransposeBlock(const AccessQuery& q, ThreadRange keep) {
   using namespace kernellab::transpose;
   const auto v = variantFromString(q.variant);
   if (!v) {
@@ -51,6 +51,7 @@ BlockTrace traceTransposeBlock(const AccessQuery& q) {
   t.blockIdx = q.block;
   t.kernel = info(*v).kernel;
   Recorder& rec = t.recorder;
+  rec.keepOnly(keep);
   const uint64_t inputBytes = uint64_t(g.width) * uint64_t(g.height) * 4u;
   TransposeTraceMem m{&rec, rec.addBuffer("in", Space::Global, 4, 0),
                       rec.addBuffer("out", Space::Global, 4, alignedAfter(inputBytes)), -1};
