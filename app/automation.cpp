@@ -41,11 +41,11 @@ std::optional<StartupOptions> parseStartupOptions(QCommandLineParser& p, const Q
   const QCommandLineOption config(QStringLiteral("config"), QObject::tr("Load the experiment settings from a request JSON."), QStringLiteral("file"));
   const QCommandLineOption sweep(QStringLiteral("sweep"), QObject::tr("Sweep one axis, e.g. tpb=64,128,256,512,1024 (axes: tpb, tile, size, n, k, d, window, image)."), QStringLiteral("axis=values"));
   const QCommandLineOption run(QStringLiteral("run"), QObject::tr("Run the experiment and wait for it."));
-  const QCommandLineOption view(QStringLiteral("view"), QObject::tr("Show this view: clusters, timing, results."), QStringLiteral("name"));
+  const QCommandLineOption view(QStringLiteral("view"), QObject::tr("Show this view: clusters, timing, results, schedule (gantt: its recorded Gantt chart), access, occupancy, knn."), QStringLiteral("name"));
   const QCommandLineOption chart(QStringLiteral("chart"), QObject::tr("Show this Timing chart: time, bandwidth, fraction, kernels, score, iteration-time, sweep."), QStringLiteral("id"));
   const QCommandLineOption logScale(QStringLiteral("log-scale"), QObject::tr("Logarithmic value axis on the Timing charts."));
   const QCommandLineOption noPublished(QStringLiteral("no-published"), QObject::tr("Hide published figures."));
-  const QCommandLineOption exportCharts(QStringLiteral("export-charts"), QObject::tr("Write every chart (PNG, PDF, SVG, CSV, JSON), the Clusters picture and the results table into this folder."), QStringLiteral("dir"));
+  const QCommandLineOption exportCharts(QStringLiteral("export-charts"), QObject::tr("Write every chart (PNG, PDF, SVG, CSV, JSON), the pictures of the views and the results table into this folder."), QStringLiteral("dir"));
   const QCommandLineOption chartSize(QStringLiteral("chart-size"), QObject::tr("Size of exported charts, WxH pixels (default 1200x700)."), QStringLiteral("WxH"));
   const QCommandLineOption exportReport(QStringLiteral("export-report"), QObject::tr("Write a report (.html or .pdf)."), QStringLiteral("file"));
   const QCommandLineOption screenshot(QStringLiteral("screenshot"), QObject::tr("Save a picture of the window (.png)."), QStringLiteral("file"));
@@ -135,7 +135,7 @@ void Automation::afterRun() {
     if (o_.hidePublished) timing->view()->setShowPublished(false);
   }
   if (!o_.chart.isEmpty() && !window_->showChart(o_.chart)) fail(2, QStringLiteral("--chart %1: no such chart here").arg(o_.chart));
-  if (!o_.view.isEmpty() && !window_->showView(o_.view)) fail(2, QStringLiteral("--view %1: no such view (clusters, timing, results)").arg(o_.view));
+  if (!o_.view.isEmpty() && !window_->showView(o_.view)) fail(2, QStringLiteral("--view %1: no such view (clusters, timing, results, schedule, gantt, access, occupancy, knn)").arg(o_.view));
   settle();
 }
 

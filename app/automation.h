@@ -23,7 +23,7 @@ struct StartupOptions {
   QString exportCharts;    // folder
   QString exportReport;    // .html or .pdf
   QString screenshot;      // .png of the whole window
-  QString view;            // tab to show: clusters, timing, results
+  QString view;            // tab to show: clusters, timing, results, schedule, gantt, access, occupancy, knn
   QString chart;           // Timing chart to show: time, bandwidth, fraction, kernels, score, sweep
   QSize windowSize;        // --window-size WxH
   QSize chartSize{1200, 700};

@@ -30,7 +30,7 @@ void RunController::requestCancel(quint64 upTo) {
 
 void RunController::probe() {
   const BackendStatus s = backendStatus();
-  emit probed(QString::fromStdString(backendSummary()), s.cudaUsable);
+  emit probed(QString::fromStdString(backendSummary()), s);
 }
 
 void RunController::run(quint64 generation, const RunRequest& request, const SweepAxes& axes) {
