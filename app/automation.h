@@ -30,6 +30,7 @@ struct StartupOptions {
   bool quit = false;
   bool logScale = false;
   bool hidePublished = false;
+  int ganttSms = -1;       // --gantt-sms N: lanes of SMs 0..N-1 in the Gantt chart (0 = all)
   QString historyDir;      // --history-dir (tests, demos): keep runs elsewhere
 };
 

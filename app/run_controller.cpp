@@ -7,6 +7,7 @@
 
 #include "history_store.h"
 #include "kernellab/backend.h"
+#include "kernellab/block_executor.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
 
@@ -34,6 +35,8 @@ void RunController::probe() {
 }
 
 void RunController::run(quint64 generation, const RunRequest& request, const SweepAxes& axes) {
+  // This thread inherited the GUI thread's vector state; the CPU references run here.
+  clearUpperVectorState();
   // Order matters: clear first, then look at the cancel mark, so a cancel that races with the
   // start of this run is never lost (see requestCancel).
   cancel_.store(false);

@@ -52,14 +52,15 @@ QString gpuLabel(const DeviceInfo& d) {
 }  // namespace
 
 SchedulePage::SchedulePage(QWidget* parent) {
-  auto* content = new QWidget;
-  auto* layout = new QVBoxLayout(content);
+  // Each part scrolls on its own: the tall model must not make the Gantt part scroll too.
+  root_ = new QWidget(parent);
+  auto* layout = new QVBoxLayout(root_);
   layout->setContentsMargins(0, 0, 0, 0);
-  tabs_ = new QTabWidget(content);
+  tabs_ = new QTabWidget(root_);
   tabs_->setDocumentMode(true);
   layout->addWidget(tabs_);
 
-  auto* model = new QWidget(tabs_);
+  auto* model = new QWidget;
   auto* ml = new QVBoxLayout(model);
   ml->setContentsMargins(4, 4, 4, 4);
   modelHint_ = new PageHint(model);
@@ -76,9 +77,9 @@ SchedulePage::SchedulePage(QWidget* parent) {
   ml->addLayout(row);
   schedule_ = new widgets::ScheduleView(model);
   ml->addWidget(schedule_, 1);
-  tabs_->addTab(model, tr("Model: Cartesian vs diagonal"));
+  tabs_->addTab(makePageScrollArea(model, tabs_), tr("Model: Cartesian vs diagonal"));
 
-  auto* recorded = new QWidget(tabs_);
+  auto* recorded = new QWidget;
   auto* rl = new QVBoxLayout(recorded);
   rl->setContentsMargins(4, 4, 4, 4);
   ganttHint_ = new PageHint(recorded);
@@ -88,7 +89,7 @@ SchedulePage::SchedulePage(QWidget* parent) {
   rl->addWidget(ganttSource_);
   gantt_ = new widgets::GanttView(recorded);
   rl->addWidget(gantt_, 1);
-  tabs_->addTab(recorded, tr("Recorded on the GPU (Gantt)"));
+  tabs_->addTab(makePageScrollArea(recorded, tabs_), tr("Recorded on the GPU (Gantt)"));
 
   connect(arch_, &QComboBox::activated, this, [this] {
     wantedArch_ = arch_->currentData().toString();
@@ -99,7 +100,6 @@ SchedulePage::SchedulePage(QWidget* parent) {
   refreshArchChoices();
   refreshModel();
   refreshGantt();
-  root_ = makePageScrollArea(content, parent);
 }
 
 QWidget* SchedulePage::widget() { return root_; }
@@ -299,11 +299,15 @@ QVector<ViewPicture> SchedulePage::pictures() {
 void SchedulePage::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("schedule/arch"), wantedArch_);
   s.setValue(QStringLiteral("schedule/part"), currentPart());
+  s.setValue(QStringLiteral("schedule/ganttSms"), gantt_->smsShown());
+  s.setValue(QStringLiteral("schedule/ganttColorByRun"), gantt_->colorBy() == widgets::GanttView::ColorBy::Run);
 }
 
 void SchedulePage::restoreSettings(QSettings& s) {
   wantedArch_ = s.value(QStringLiteral("schedule/arch"), QStringLiteral("gt200")).toString();
   showPart(s.value(QStringLiteral("schedule/part"), QStringLiteral("schedule-model")).toString());
+  gantt_->setSmsShown(s.value(QStringLiteral("schedule/ganttSms"), 0).toInt());
+  if (s.value(QStringLiteral("schedule/ganttColorByRun"), false).toBool()) gantt_->setColorBy(widgets::GanttView::ColorBy::Run);
   refreshArchChoices();
   refreshModel();
 }

@@ -241,7 +241,7 @@ void GanttView::rebuild() {
                   .arg(s.blocks).arg(s.smsUsed).arg(s.spanUs, 0, 'f', 1)
                   .arg(s.maxConcurrentPerSM).arg(s.maxConcurrent).arg(s.meanBlockUs, 0, 'f', 2);
       if (run.overheadKnown)
-        text += tr(" Recording overhead: %1%2 % (instrumented vs uninstrumented median).")
+        text += tr(" <b>Recording overhead: %1%2 %</b> (instrumented vs uninstrumented median).")
                     .arg(run.overheadPct >= 0 ? QStringLiteral("+") : QString())
                     .arg(run.overheadPct, 0, 'f', 1);
     }
@@ -285,13 +285,14 @@ void GanttView::rebuild() {
     const int lastLane = smsShown_ > 0 ? std::min(maxSm, smsShown_ - 1) : maxSm;
     blocks->setLanes(lastLane + 1);
     plot->xAxis->setLabel(tr("Time since the first block started (us)"));
-    plot->yAxis->setLabel(tr("SM (%smid)"));
+    plot->yAxis->setLabel(lastLane < maxSm ? tr("SM (%smid): 0-%1 of %2").arg(lastLane).arg(maxSm + 1) : tr("SM (%smid)"));
     plot->xAxis->setRange(0, std::max(1e-3, maxSpanUs));
     plot->yAxis->setRange(-0.5, lastLane + 0.5);
-    if (lastLane < 40) {  // one tick per SM when they fit
+    if (lastLane < 40) {  // one tick per SM when they fit; the lane borders replace the grid
       QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
       ticker->setTickStep(lastLane < 20 ? 1.0 : 2.0);
       plot->yAxis->setTicker(ticker);
+      plot->yAxis->grid()->setVisible(false);
     }
     plot->yAxis->setRangeReversed(true);  // SM 0 on top
     plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
