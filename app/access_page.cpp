@@ -2,7 +2,6 @@
 // The Access tab.
 #include "access_page.h"
 
-#include <QScrollArea>
 #include <QHash>
 #include <QLabel>
 #include <QVBoxLayout>
@@ -54,7 +53,7 @@ AccessPage::AccessPage(QWidget* parent) {
   view_ = new widgets::AccessView(content);
   layout->addWidget(view_, 1);
   refresh();
-  root_ = makePageScrollArea(content, parent);
+  root_ = makePageRoot(content, parent);
 }
 
 QWidget* AccessPage::widget() { return root_; }
@@ -123,6 +122,13 @@ void AccessPage::refresh() {
     auto pick = std::find_if(runVariants_.begin(), runVariants_.end(), [](const std::string& v) { return v != "copy"; });
     if (pick == runVariants_.end()) pick = runVariants_.begin();
     view_->setSelection(QString::fromStdString(*pick), view_->block(), view_->warp());
+    // Open on the first request that wastes (more sectors than needed, or a bank conflict).
+    const auto& requests = view_->report().requests;
+    for (size_t i = 0; i < requests.size(); ++i)
+      if (requests[i].sectors > requests[i].idealSectors || requests[i].conflictDegree > 1) {
+        view_->selectRequest(static_cast<int>(i));
+        break;
+      }
   }
 }
 

@@ -2,7 +2,6 @@
 // The KNN tab.
 #include "knn_page.h"
 
-#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include "knn_view.h"
@@ -32,7 +31,7 @@ KnnPage::KnnPage(QWidget* parent) {
   view_ = new widgets::KnnView(content);
   layout->addWidget(view_, 1);
   refresh();
-  root_ = makePageScrollArea(content, parent);
+  root_ = makePageRoot(content, parent);
 }
 
 QWidget* KnnPage::widget() { return root_; }

@@ -2,7 +2,6 @@
 // The Occupancy tab.
 #include "occupancy_page.h"
 
-#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include "kernellab/backend.h"
@@ -34,7 +33,7 @@ OccupancyPage::OccupancyPage(QWidget* parent) {
   view_ = new widgets::OccupancyView(content);
   layout->addWidget(view_, 1);
   refresh();
-  root_ = makePageScrollArea(content, parent);
+  root_ = makePageRoot(content, parent);
 }
 
 QWidget* OccupancyPage::widget() { return root_; }

@@ -5,7 +5,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace kernellab::app {
@@ -54,12 +53,10 @@ void PageHint::clearHint() {
 
 QString PageHint::text() const { return text_->text(); }
 
-QScrollArea* makePageScrollArea(QWidget* content, QWidget* parent) {
-  auto* scroll = new QScrollArea(parent);
-  scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setWidgetResizable(true);
-  scroll->setWidget(content);
-  return scroll;
+QWidget* makePageRoot(QWidget* content, QWidget* parent) {
+  content->setParent(parent);
+  content->setMinimumSize(1, 1);  // kept by the layout (QLayout::SetDefaultConstraint)
+  return content;
 }
 
 }  // namespace kernellab::app

@@ -11,7 +11,6 @@
 class QHBoxLayout;
 class QLabel;
 class QPushButton;
-class QScrollArea;
 
 namespace kernellab::app {
 
@@ -37,8 +36,10 @@ class PageHint : public QFrame {
   QList<QPushButton*> buttons_;
 };
 
-// A page's root: a frameless scroll area around its content, so a tall view scrolls instead of
-// raising the window's minimum size (every tab counts towards it).
-QScrollArea* makePageScrollArea(QWidget* content, QWidget* parent);
+// A page's root: `content`, parented, with a token minimum size. Every tab's minimum raises the
+// window's; a page squeezes below its layout's minimum instead. (A scroll area does not serve:
+// with word-wrapped labels it lays the page out at its preferred height, and the schedule
+// model's scrubber ended below the fold of a 1500 x 950 window.)
+QWidget* makePageRoot(QWidget* content, QWidget* parent);
 
 }  // namespace kernellab::app

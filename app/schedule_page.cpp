@@ -2,7 +2,6 @@
 // The Schedule tab.
 #include "schedule_page.h"
 
-#include <QScrollArea>
 #include <QApplication>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -52,8 +51,7 @@ QString gpuLabel(const DeviceInfo& d) {
 }  // namespace
 
 SchedulePage::SchedulePage(QWidget* parent) {
-  // Each part scrolls on its own: the tall model must not make the Gantt part scroll too.
-  root_ = new QWidget(parent);
+  root_ = makePageRoot(new QWidget, parent);
   auto* layout = new QVBoxLayout(root_);
   layout->setContentsMargins(0, 0, 0, 0);
   tabs_ = new QTabWidget(root_);
@@ -77,7 +75,7 @@ SchedulePage::SchedulePage(QWidget* parent) {
   ml->addLayout(row);
   schedule_ = new widgets::ScheduleView(model);
   ml->addWidget(schedule_, 1);
-  tabs_->addTab(makePageScrollArea(model, tabs_), tr("Model: Cartesian vs diagonal"));
+  tabs_->addTab(makePageRoot(model, tabs_), tr("Model: Cartesian vs diagonal"));
 
   auto* recorded = new QWidget;
   auto* rl = new QVBoxLayout(recorded);
@@ -89,7 +87,7 @@ SchedulePage::SchedulePage(QWidget* parent) {
   rl->addWidget(ganttSource_);
   gantt_ = new widgets::GanttView(recorded);
   rl->addWidget(gantt_, 1);
-  tabs_->addTab(makePageScrollArea(recorded, tabs_), tr("Recorded on the GPU (Gantt)"));
+  tabs_->addTab(makePageRoot(recorded, tabs_), tr("Recorded on the GPU (Gantt)"));
 
   connect(arch_, &QComboBox::activated, this, [this] {
     wantedArch_ = arch_->currentData().toString();

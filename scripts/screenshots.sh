@@ -59,8 +59,8 @@ h200=docs/data/h200-transpose-4096-schedule.json
 shoot models window_schedule.png --config "$work/transpose-one.json" --run --view schedule-model
 shoot models window_access.png --view access
 shoot h200 gantt_view_h200.png --open "$h200" --view gantt --gantt-sms 16
-shoot h200 gantt_view_h200_all.png --view gantt --gantt-sms 0
-shoot h200 window_occupancy.png --view occupancy
+shoot h200 gantt_view_h200_all.png --open "$h200" --view gantt --gantt-sms 0
+shoot h200 window_occupancy.png --open "$h200" --view occupancy
 shoot knn window_knn.png --config "$work/knn.json" --run --view knn
 if ! shoot kmeans clusters.png --config "$work/kmeans.json" --run --view clusters 2>/dev/null; then
   demo="$build/tests/tmp/kcenters-demo.json"

@@ -147,9 +147,6 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   backend_->addItem(tr("CUDA"), int(BackendChoice::Cuda));
   verify_ = new QCheckBox(tr("Verify every variant against the CPU reference"), timingBox);
   schedule_ = new QCheckBox(tr("Record block schedule (%smid, %globaltimer)"), timingBox);
-  schedule_->setToolTip(tr("Every block's SM and start/end time, for the Schedule view's Gantt chart. "
-                           "Recorded on a CUDA GPU only (the CPU backend has no SMs); the overhead of "
-                           "recording is measured against the uninstrumented kernel."));
   timing->addRow(tr("Repetitions"), reps_);
   timing->addRow(tr("Warm-up runs"), warmup_);
   timing->addRow(tr("Backend"), backend_);
@@ -325,7 +322,7 @@ void ExperimentPanel::buildFamilyPage() {
   auto* imageLayout = new QHBoxLayout(imageFile);
   imageLayout->setContentsMargins(0, 0, 0, 0);
   imagePath_ = new QLineEdit(imageFile);
-  imagePath_->setPlaceholderText(tr("generate (or an image.npy)"));
+  imagePath_->setPlaceholderText(tr("(generated)"));
   imagePath_->setToolTip(tr("A .npy feature image (rows, cols[, C]) instead of the generated one; "
                             "its shape replaces the size fields"));
   auto* browseImage = new QToolButton(imageFile);
@@ -435,6 +432,10 @@ void ExperimentPanel::updateVisibility() {
   d_->setEnabled(!file);
   // KNN records no block schedule (its runner refuses the request): say so instead of failing.
   schedule_->setEnabled(f != Family::Knn);
+  schedule_->setToolTip(f == Family::Knn ? tr("KNN records no block schedules (transpose and clustering do, on a CUDA GPU).")
+                                         : tr("Every block's SM and start/end time, for the Schedule view's Gantt chart. "
+                                              "Recorded on a CUDA GPU only (the CPU backend has no SMs); the overhead of "
+                                              "recording is measured against the uninstrumented kernel."));
   if (f == Family::Knn) {
     const QSignalBlocker block(schedule_);
     schedule_->setChecked(false);

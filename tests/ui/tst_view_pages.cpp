@@ -194,6 +194,11 @@ class TstViewPages : public QObject {
     QCOMPARE(stores, 4);  // 32 x 8 threads, 4 rows each
     QCOMPARE(loads, 4);
     QCOMPARE(page->view()->requestTable()->rowCount(), static_cast<int>(report.requests.size()));
+    // It opens on the first request that wastes: the first strided store.
+    const int row = page->view()->requestTable()->currentRow();
+    QVERIFY(row >= 0);
+    QCOMPARE(report.requests[size_t(row)].kind, access::Kind::Store);
+    QCOMPARE(report.requests[size_t(row)].sectors, 32);
 
     const auto charts = page->charts();
     const auto* sectors = chartNamed(charts, QStringLiteral("sectors"));
