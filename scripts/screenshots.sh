@@ -32,7 +32,7 @@ cat > "$work/kcenters.json" <<'JSON'
 JSON
 cat > "$work/kmeans.json" <<'JSON'
 {"schema_version": 1, "request": {"family": "kmeans", "variants": ["all"], "repetitions": 3, "warmup": 1,
- "clustering": {"n": 20000, "k": 6, "d": 3, "shape": "blobs", "noise_fraction": 0.02}}}
+ "clustering": {"n": 20000, "k": 6, "d": 3, "shape": "blobs", "noise_fraction": 0.02, "init": "kmeans++"}}}
 JSON
 cat > "$work/transpose-one.json" <<'JSON'
 {"schema_version": 1, "request": {"family": "transpose", "variants": ["all"],
