@@ -11,6 +11,7 @@
 #include "clusters_page.h"
 #include "experiment_panel.h"
 #include "gantt_view.h"
+#include "knn_page.h"
 #include "main_window.h"
 #include "point_cloud_view.h"
 #include "schedule_page.h"
@@ -154,9 +155,11 @@ void Automation::afterRun() {
 }
 
 void Automation::settle() {
-  // Let the Clusters view make its points and OpenGL draw them before anything is captured.
+  // Let the Clusters view make its points (and the KNN view its image) and OpenGL draw them
+  // before anything is captured.
   if (auto* clusters = dynamic_cast<ClustersPage*>(window_->page(QStringLiteral("clusters"))))
     clusters->loader()->waitForIdle();
+  if (auto* knn = dynamic_cast<KnnPage*>(window_->page(QStringLiteral("knn")))) knn->waitForImage();
   QApplication::processEvents();
   QTimer::singleShot(400, this, &Automation::finish);
 }

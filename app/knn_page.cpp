@@ -2,8 +2,11 @@
 // The KNN tab.
 #include "knn_page.h"
 
+#include <QCoreApplication>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
+#include "kernellab/block_executor.h"
 #include "knn_view.h"
 #include "model_charts.h"
 #include "page_hint.h"
@@ -32,6 +35,7 @@ KnnPage::KnnPage(QWidget* parent) {
   layout->addWidget(view_, 1);
   refresh();
   root_ = makePageRoot(content, parent);
+  connect(&watcher_, &QFutureWatcher<KnnImageJob>::finished, this, &KnnPage::imageMade);
 }
 
 QWidget* KnnPage::widget() { return root_; }
@@ -73,17 +77,12 @@ void KnnPage::refresh() {
     imageKey_ = key;
     image_.reset();
     imageProblem_.clear();
-    if (values > kMaxImageValues) {
+    if (values > kMaxImageValues)
       imageProblem_ = tr("The image (%1 x %2 x %3 = %L4 values) is too large to draw here; the charts show the variants.")
                           .arg(run.request.knn.rows).arg(run.request.knn.cols).arg(run.request.knn.components)
                           .arg(values, 0, 'f', 0);
-    } else {
-      try {
-        image_ = std::make_shared<const knn::Image>(knn::imageFor(run.request));
-      } catch (const std::exception& e) {
-        imageProblem_ = tr("Cannot show the image: %1").arg(QString::fromStdString(e.what()));
-      }
-    }
+    else
+      startImage(run.request);
   }
   // The same run shown again keeps its clicked pixel; a new one starts in the middle, so its
   // window and neighbours show without a click (and in exports).
@@ -93,8 +92,52 @@ void KnnPage::refresh() {
     if (previous == runLabel_ && row >= 0) view_->selectPixel(row, col);
     else view_->selectPixel(image_->rows / 2, image_->cols / 2);
   }
-  if (imageProblem_.isEmpty()) hint_->clearHint();
-  else hint_->showHint(imageProblem_);
+  if (!imageProblem_.isEmpty()) hint_->showHint(imageProblem_);
+  else if (!image_) hint_->showHint(tr("Making the image (%1 x %2 x %3)...").arg(run.request.knn.rows).arg(run.request.knn.cols).arg(run.request.knn.components));
+  else hint_->clearHint();
+}
+
+void KnnPage::startImage(const RunRequest& request) {
+  if (watcher_.isRunning()) {
+    pending_ = request;  // imageMade starts it
+    return;
+  }
+  const QString key = imageKey(request);
+  imageBusy_ = true;
+  watcher_.setFuture(QtConcurrent::run([request, key] {
+    clearUpperVectorState();  // a pool thread inherits the GUI thread's vector state
+    KnnImageJob job;
+    job.key = key;
+    try {
+      job.image = std::make_shared<const knn::Image>(knn::imageFor(request));
+    } catch (const std::exception& e) {
+      job.problem = QObject::tr("Cannot show the image: %1").arg(QString::fromStdString(e.what()));
+    }
+    return job;
+  }));
+}
+
+void KnnPage::imageMade() {
+  const KnnImageJob job = watcher_.result();
+  imageBusy_ = false;
+  if (pending_) {
+    const RunRequest next = *pending_;
+    pending_.reset();
+    if (imageKey(next) == imageKey_) startImage(next);
+  }
+  if (job.key != imageKey_) return;  // the selection moved on meanwhile
+  image_ = job.image;
+  imageProblem_ = job.problem;
+  refresh();
+}
+
+void KnnPage::waitForImage() {
+  // Until imageMade has run: the watcher's finished event may be posted a moment after the
+  // future reports itself finished.
+  while (imageBusy_) {
+    watcher_.waitForFinished();
+    QCoreApplication::processEvents();
+  }
 }
 
 QVector<widgets::ChartSpec> KnnPage::charts() const {

@@ -270,7 +270,8 @@ class TstViewPages : public QObject {
     QCOMPARE(run.variants.size(), size_t(4));
     auto* page = pageOf<KnnPage>(w, "knn");
     QVERIFY(page);
-    QVERIFY(page->hint()->isHidden());
+    page->waitForImage();  // made on a worker thread
+    QVERIFY2(page->hint()->isHidden(), qPrintable(page->hint()->text()));
     QVERIFY(!page->view()->isHidden());
     // The image regenerated from the request, the middle pixel selected with its k neighbours.
     QCOMPARE(page->view()->selectedRow(), 32);
@@ -419,6 +420,7 @@ class TstViewPages : public QObject {
     for (const HistoryEntry& e : w.history()->entries()) ids << e.id;
     QCOMPARE(ids.size(), 3);
     w.selectEntries(ids, ids.front());  // the CPU transpose run first: the schedule model is its
+    pageOf<KnnPage>(w, "knn")->waitForImage();
 
     const QString dir = freshDir(QStringLiteral("exports-out"));
     QStringList written;
