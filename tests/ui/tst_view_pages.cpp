@@ -326,6 +326,13 @@ class TstViewPages : public QObject {
     QCOMPARE(w.panel()->request().transpose.width, int64_t(2048));
     QCOMPARE(w.panel()->request().backend, BackendChoice::Cpu);
     QVERIFY(!w.coordinator()->running());
+    // Meanwhile the schedule model previews the panel's matrix, up to a size that simulates at once.
+    QCOMPARE(schedule->scheduleView()->model(schedule::Mapping::Cartesian).config.gridX, 64);
+    RunRequest huge = w.panel()->request();
+    huge.transpose.width = huge.transpose.height = 60000;  // 1875^2 blocks
+    w.usePreset(huge, false);
+    QCOMPARE(schedule->scheduleView()->model(schedule::Mapping::Cartesian).config.gridX, 64);
+    QVERIFY(schedule->modelHint()->text().contains(QStringLiteral("too large to preview")));
 
     // A transpose run: the KNN page hides its view and offers the seed's image.
     const QString transposeFile = writeRun(kltest::smallTranspose(), QStringLiteral("view-pages-transpose.json"));
