@@ -7,6 +7,8 @@
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
 #include "kernellab/json_io.h"
+#include "kernellab/knn.h"
+#include "kernellab/text.h"
 #include "kernellab/transpose.h"
 
 namespace kernellab::app {
@@ -68,6 +70,29 @@ QString launchHint(const RunRequest& r, bool* isError) {
     return QObject::tr("One thread per point: %L1 blocks of %2 threads.")
         .arg((r.clustering.n + tpb - 1) / tpb)
         .arg(tpb);
+  }
+  if (r.family == Family::Knn) {
+    // The occupancy story before anything runs: each variant's shared memory per block.
+    try {
+      const knn::ImageShape shape = knn::shapeFor(r);
+      QStringList shared;
+      knn::Geometry g;
+      for (const auto& v : knn::variants()) {
+        g = knn::makeGeometry(shape, r, v.variant);
+        shared << QStringLiteral("%1 %2").arg(QString::fromLatin1(v.id), QString::fromStdString(formatBytes(double(knn::sharedBytes(g)))));
+      }
+      return QObject::tr("Block %1 x %2 threads (%3); grid %L4 x %L5 blocks. Shared memory per block: %6.")
+          .arg(g.blockX)
+          .arg(g.blockY)
+          .arg(r.launch.blockX > 0 && r.launch.blockY > 0 ? QObject::tr("the block shape; threads per block ignored")
+                                                          : QObject::tr("from threads per block"))
+          .arg(g.gridX)
+          .arg(g.gridY)
+          .arg(shared.join(QStringLiteral(", ")));
+    } catch (const std::exception& e) {
+      *isError = true;
+      return QString::fromStdString(e.what());
+    }
   }
   return {};
 }

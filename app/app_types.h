@@ -5,6 +5,7 @@
 #include <QMetaType>
 #include <QString>
 #include <QVector>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -35,6 +36,9 @@ struct RunSelection {
   const RunRef* primaryRun() const {
     return primary >= 0 && primary < runs.size() ? &runs[primary] : nullptr;
   }
+  // The run a single-run view shows: the primary run when it fits, otherwise the newest fitting
+  // run of the selection; null when none fits.
+  const RunRef* pick(const std::function<bool(const kernellab::RunResult&)>& fits) const;
 };
 
 // One live k-means iteration (or k-centers center) of the run in progress.
@@ -51,6 +55,7 @@ void registerMetaTypes();
 }  // namespace kernellab::app
 
 Q_DECLARE_METATYPE(kernellab::RunRequest)
+Q_DECLARE_METATYPE(kernellab::BackendStatus)
 Q_DECLARE_METATYPE(kernellab::app::ResultsPtr)
 Q_DECLARE_METATYPE(kernellab::app::SweepAxes)
 Q_DECLARE_METATYPE(kernellab::app::LiveIteration)

@@ -10,8 +10,11 @@
 
 #include "clusters_page.h"
 #include "experiment_panel.h"
+#include "gantt_view.h"
+#include "knn_page.h"
 #include "main_window.h"
 #include "point_cloud_view.h"
+#include "schedule_page.h"
 #include "timing_page.h"
 #include "timing_view.h"
 
@@ -41,19 +44,20 @@ std::optional<StartupOptions> parseStartupOptions(QCommandLineParser& p, const Q
   const QCommandLineOption config(QStringLiteral("config"), QObject::tr("Load the experiment settings from a request JSON."), QStringLiteral("file"));
   const QCommandLineOption sweep(QStringLiteral("sweep"), QObject::tr("Sweep one axis, e.g. tpb=64,128,256,512,1024 (axes: tpb, tile, size, n, k, d, window, image)."), QStringLiteral("axis=values"));
   const QCommandLineOption run(QStringLiteral("run"), QObject::tr("Run the experiment and wait for it."));
-  const QCommandLineOption view(QStringLiteral("view"), QObject::tr("Show this view: clusters, timing, results."), QStringLiteral("name"));
+  const QCommandLineOption view(QStringLiteral("view"), QObject::tr("Show this view: clusters, timing, results, schedule (gantt: its recorded Gantt chart), access, occupancy, knn."), QStringLiteral("name"));
   const QCommandLineOption chart(QStringLiteral("chart"), QObject::tr("Show this Timing chart: time, bandwidth, fraction, kernels, score, iteration-time, sweep."), QStringLiteral("id"));
   const QCommandLineOption logScale(QStringLiteral("log-scale"), QObject::tr("Logarithmic value axis on the Timing charts."));
   const QCommandLineOption noPublished(QStringLiteral("no-published"), QObject::tr("Hide published figures."));
-  const QCommandLineOption exportCharts(QStringLiteral("export-charts"), QObject::tr("Write every chart (PNG, PDF, SVG, CSV, JSON), the Clusters picture and the results table into this folder."), QStringLiteral("dir"));
+  const QCommandLineOption ganttSms(QStringLiteral("gantt-sms"), QObject::tr("Gantt chart of the Schedule view: lanes of SMs 0..N-1 only (0: every SM)."), QStringLiteral("N"));
+  const QCommandLineOption exportCharts(QStringLiteral("export-charts"), QObject::tr("Write every chart (PNG, PDF, SVG, CSV, JSON), the pictures of the views and the results table into this folder."), QStringLiteral("dir"));
   const QCommandLineOption chartSize(QStringLiteral("chart-size"), QObject::tr("Size of exported charts, WxH pixels (default 1200x700)."), QStringLiteral("WxH"));
   const QCommandLineOption exportReport(QStringLiteral("export-report"), QObject::tr("Write a report (.html or .pdf)."), QStringLiteral("file"));
   const QCommandLineOption screenshot(QStringLiteral("screenshot"), QObject::tr("Save a picture of the window (.png)."), QStringLiteral("file"));
   const QCommandLineOption windowSize(QStringLiteral("window-size"), QObject::tr("Window size, WxH pixels."), QStringLiteral("WxH"));
   const QCommandLineOption historyDir(QStringLiteral("history-dir"), QObject::tr("Keep the run history in this folder instead of the application data folder."), QStringLiteral("dir"));
   const QCommandLineOption quit(QStringLiteral("quit"), QObject::tr("Quit when the steps are done (exit code 0 ok, 1 run or export failed, 2 bad input)."));
-  p.addOptions({open, config, sweep, run, view, chart, logScale, noPublished, exportCharts, chartSize, exportReport,
-                screenshot, windowSize, historyDir, quit});
+  p.addOptions({open, config, sweep, run, view, chart, logScale, noPublished, ganttSms, exportCharts, chartSize,
+                exportReport, screenshot, windowSize, historyDir, quit});
   if (!p.parse(arguments)) {
     if (error) *error = p.errorText();
     return std::nullopt;
@@ -72,6 +76,14 @@ std::optional<StartupOptions> parseStartupOptions(QCommandLineParser& p, const Q
   o.chart = p.value(chart);
   o.logScale = p.isSet(logScale);
   o.hidePublished = p.isSet(noPublished);
+  if (p.isSet(ganttSms)) {
+    bool ok = false;
+    o.ganttSms = p.value(ganttSms).toInt(&ok);
+    if (!ok || o.ganttSms < 0 || o.ganttSms > 100000) {
+      if (error) *error = QObject::tr("--gantt-sms %1: expected a number of SMs, 0 for all").arg(p.value(ganttSms));
+      return std::nullopt;
+    }
+  }
   o.exportCharts = p.value(exportCharts);
   o.exportReport = p.value(exportReport);
   o.screenshot = p.value(screenshot);
@@ -134,15 +146,20 @@ void Automation::afterRun() {
     if (o_.logScale) timing->view()->setLogScale(true);
     if (o_.hidePublished) timing->view()->setShowPublished(false);
   }
+  if (o_.ganttSms >= 0)
+    if (auto* schedule = dynamic_cast<SchedulePage*>(window_->page(QStringLiteral("schedule"))))
+      schedule->ganttView()->setSmsShown(o_.ganttSms);
   if (!o_.chart.isEmpty() && !window_->showChart(o_.chart)) fail(2, QStringLiteral("--chart %1: no such chart here").arg(o_.chart));
-  if (!o_.view.isEmpty() && !window_->showView(o_.view)) fail(2, QStringLiteral("--view %1: no such view (clusters, timing, results)").arg(o_.view));
+  if (!o_.view.isEmpty() && !window_->showView(o_.view)) fail(2, QStringLiteral("--view %1: no such view (clusters, timing, results, schedule, gantt, access, occupancy, knn)").arg(o_.view));
   settle();
 }
 
 void Automation::settle() {
-  // Let the Clusters view make its points and OpenGL draw them before anything is captured.
+  // Let the Clusters view make its points (and the KNN view its image) and OpenGL draw them
+  // before anything is captured.
   if (auto* clusters = dynamic_cast<ClustersPage*>(window_->page(QStringLiteral("clusters"))))
     clusters->loader()->waitForIdle();
+  if (auto* knn = dynamic_cast<KnnPage*>(window_->page(QStringLiteral("knn")))) knn->waitForImage();
   QApplication::processEvents();
   QTimer::singleShot(400, this, &Automation::finish);
 }

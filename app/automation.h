@@ -23,13 +23,14 @@ struct StartupOptions {
   QString exportCharts;    // folder
   QString exportReport;    // .html or .pdf
   QString screenshot;      // .png of the whole window
-  QString view;            // tab to show: clusters, timing, results
+  QString view;            // tab to show: clusters, timing, results, schedule, gantt, access, occupancy, knn
   QString chart;           // Timing chart to show: time, bandwidth, fraction, kernels, score, sweep
   QSize windowSize;        // --window-size WxH
   QSize chartSize{1200, 700};
   bool quit = false;
   bool logScale = false;
   bool hidePublished = false;
+  int ganttSms = -1;       // --gantt-sms N: lanes of SMs 0..N-1 in the Gantt chart (0 = all)
   QString historyDir;      // --history-dir (tests, demos): keep runs elsewhere
 };
 

@@ -462,6 +462,9 @@ ChartSpec kernelsChart(const QVector<const RunRef*>& runs, const CategoryPlan& p
         s.notes << QObject::tr("%1 launch(es) per repetition, median %2 ms each").arg(k.launches).arg(k.timing.medianMs, 0, 'g', 6);
       }
       for (const PhaseTiming& p : v.phases) {
+        // The clustering phases list "kernels" (their sum, the seed's profile breakdown) beside
+        // allocation and transfers: the kernels are already segments of their own.
+        if (p.name == "kernels") continue;
         ChartSeries& s = series(fromStd(p.name));
         s.x << c;
         s.y << p.ms;

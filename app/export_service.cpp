@@ -40,7 +40,8 @@ bool exportAllCharts(const ViewPages& pages, const QVector<PagePicture>& picture
       if (!writeChart(*page, spec, dir, size, formats, written, error)) return false;
   for (const PagePicture& p : pictures) {
     if (p.image.isNull()) continue;
-    const QString path = QDir(dir).filePath(p.pageId + QStringLiteral(".png"));
+    const QString name = p.partId.isEmpty() ? p.pageId : p.pageId + QLatin1Char('-') + p.partId;
+    const QString path = QDir(dir).filePath(name + QStringLiteral(".png"));
     if (!p.image.save(path, "PNG")) {
       if (error) *error = QObject::tr("cannot write '%1'").arg(path);
       return false;

@@ -16,11 +16,12 @@ namespace kernellab::app {
 
 struct PagePicture {
   QString pageId;
+  QString partId;   // empty, or which picture of the page ("gantt")
   QString caption;
   QImage image;
 };
 
-// Writes each chart as <page>-<chart>.<format>, each picture as <page>.png and the results table
+// Writes each chart as <page>-<chart>.<format>, each picture as <page>[-<part>].png, the results table
 // as results-table.csv. `written` lists the files.
 bool exportAllCharts(const ViewPages& pages, const QVector<PagePicture>& pictures,
                      const RunSelection& selection, const QString& directory, QSize size,

@@ -37,7 +37,7 @@ namespace {
 QVector<widgets::VariantSwitch> variantCatalog(Family f) {
   QVector<widgets::VariantSwitch> out;
   for (const auto& v : describeVariants(f))
-    out.push_back({QString::fromStdString(v.id), QString::fromStdString(v.title), QString::fromStdString(v.explanation)});
+    out.push_back({QString::fromStdString(v.id), QString::fromStdString(v.title), QString::fromStdString(v.explanation), v.cudaOnly});
   return out;
 }
 
@@ -66,7 +66,10 @@ void MainWindow::buildUi() {
   tabs_ = new QTabWidget(central);
   tabs_->setDocumentMode(true);
   pages_ = makeViewPages(tabs_);
-  for (const auto& page : pages_) tabs_->addTab(page->widget(), page->title());
+  for (const auto& page : pages_) {
+    page->setHost(this);
+    tabs_->addTab(page->widget(), page->title());
+  }
   layout->addWidget(banner_);
   layout->addWidget(tabs_, 1);
   setCentralWidget(central);
@@ -143,6 +146,10 @@ void MainWindow::wireRuns() {
   connect(coordinator_, &RunCoordinator::backendChanged, this, [this](const QString& summary) {
     cudaSummary_ = summary;
     updateStatusBackend();
+  });
+  connect(coordinator_, &RunCoordinator::backendStatusChanged, this, [this](const BackendStatus& status) {
+    panel_->setCudaAvailability(status.cudaUsable, QString::fromStdString(status.cudaReason));
+    for (const auto& p : pages_) p->showBackend(status);
   });
   connect(coordinator_, &RunCoordinator::started, this, [this](const RunRequest& r, const SweepAxes& axes) {
     for (const auto& p : pages_) p->runStarted(r, axes);
@@ -345,6 +352,14 @@ bool MainWindow::openPath(const QString& path, QString* error) {
   return false;
 }
 
+void MainWindow::usePreset(const RunRequest& request, bool run) {
+  RunRequest r = request;
+  r.backend = panel_->request().backend;
+  panel_->setRequest(r);
+  panelEdited();
+  if (run) startRun();
+}
+
 bool MainWindow::loadRequestFile(const QString& path, QString* error) {
   try {
     panel_->setRequest(readRequestFile(path.toStdString()));
@@ -370,8 +385,9 @@ bool MainWindow::saveRequestFile(const QString& path, QString* error) {
 
 bool MainWindow::showView(const QString& id) {
   for (size_t i = 0; i < pages_.size(); ++i)
-    if (pages_[i]->id() == id) {
+    if (pages_[i]->id() == id || pages_[i]->parts().contains(id)) {
       tabs_->setCurrentIndex(static_cast<int>(i));
+      if (pages_[i]->id() != id) pages_[i]->showPart(id);
       return true;
     }
   return false;
@@ -391,11 +407,10 @@ QVector<PagePicture> MainWindow::pictures() {
   QVector<PagePicture> out;
   const int was = tabs_->currentIndex();
   for (size_t i = 0; i < pages_.size(); ++i) {
-    if (pages_[i]->charts().size() > 0) continue;
     tabs_->setCurrentIndex(static_cast<int>(i));
     QApplication::processEvents();
-    const QImage image = pages_[i]->snapshot();
-    if (!image.isNull()) out.push_back({pages_[i]->id(), pages_[i]->title(), image});
+    for (const ViewPicture& p : pages_[i]->pictures())
+      if (!p.image.isNull()) out.push_back({pages_[i]->id(), p.id, p.caption, p.image});
   }
   tabs_->setCurrentIndex(was);
   return out;

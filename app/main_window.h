@@ -28,7 +28,7 @@ class HistoryStore;
 class RunCoordinator;
 struct WindowActions;
 
-class MainWindow : public QMainWindow {
+class MainWindow : public QMainWindow, public PageHost {
   Q_OBJECT
  public:
   // `historyDir` defaults to <AppDataLocation>/history.
@@ -49,11 +49,14 @@ class MainWindow : public QMainWindow {
  public slots:
   // Results (.json) or points (.csv, .npy). A file that does not open changes nothing and
   // says why in the message strip.
-  bool openPath(const QString& path, QString* error = nullptr);
+  bool openPath(const QString& path, QString* error = nullptr) override;
+  // A page's hint asks for a request in the panel (keeping the panel's backend), and a run.
+  void usePreset(const kernellab::RunRequest& request, bool run) override;
   bool loadRequestFile(const QString& path, QString* error = nullptr);
   bool saveRequestFile(const QString& path, QString* error = nullptr);
   bool startRun();
   void cancelRun();
+  // A page id ("schedule") or a part of a page ("gantt": the Schedule page's Gantt chart).
   bool showView(const QString& id);
   bool showChart(const QString& chartId);
   bool exportCharts(const QString& dir, QSize size, QStringList* written = nullptr, QString* error = nullptr);

@@ -7,6 +7,7 @@
 
 #include "history_store.h"
 #include "kernellab/backend.h"
+#include "kernellab/block_executor.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
 
@@ -30,10 +31,12 @@ void RunController::requestCancel(quint64 upTo) {
 
 void RunController::probe() {
   const BackendStatus s = backendStatus();
-  emit probed(QString::fromStdString(backendSummary()), s.cudaUsable);
+  emit probed(QString::fromStdString(backendSummary()), s);
 }
 
 void RunController::run(quint64 generation, const RunRequest& request, const SweepAxes& axes) {
+  // This thread inherited the GUI thread's vector state; the CPU references run here.
+  clearUpperVectorState();
   // Order matters: clear first, then look at the cancel mark, so a cancel that races with the
   // start of this run is never lost (see requestCancel).
   cancel_.store(false);

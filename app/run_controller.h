@@ -27,7 +27,7 @@ class RunController : public QObject {
            const kernellab::app::SweepAxes& axes);
 
  signals:
-  void probed(const QString& summary, bool cudaUsable);
+  void probed(const QString& summary, const kernellab::BackendStatus& status);
   void started(quint64 generation);
   void progress(quint64 generation, const QString& stage, double fraction);
   void iteration(const kernellab::app::LiveIteration& it);

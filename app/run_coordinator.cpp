@@ -14,10 +14,12 @@ RunCoordinator::RunCoordinator(const QString& historyDir, QObject* parent) : QOb
   thread_.setObjectName(QStringLiteral("kernellab-runner"));
 
   // Every connection is queued: the controller's signals come from the worker thread.
-  connect(controller_, &RunController::probed, this, [this](const QString& summary, bool usable) {
+  connect(controller_, &RunController::probed, this, [this](const QString& summary, const BackendStatus& status) {
     backendSummary_ = summary;
+    status_ = status;
     probed_ = true;
-    emit backendChanged(summary, usable);
+    emit backendChanged(summary, status.cudaUsable);
+    emit backendStatusChanged(status);
   });
   connect(controller_, &RunController::progress, this,
           [this](quint64 gen, const QString& stage, double fraction) {

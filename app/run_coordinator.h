@@ -29,9 +29,12 @@ class RunCoordinator : public QObject {
   quint64 generation() const { return generation_; }
   QString backendSummary() const { return backendSummary_; }
   bool backendProbed() const { return probed_; }
+  // The last probe's answer (devices, CUDA's reason); meaningful once backendProbed().
+  const kernellab::BackendStatus& backendStatus() const { return status_; }
 
  signals:
   void backendChanged(const QString& summary, bool cudaUsable);
+  void backendStatusChanged(const kernellab::BackendStatus& status);
   void started(const kernellab::RunRequest& request, const kernellab::app::SweepAxes& axes);
   void progress(const QString& stage, double fraction);
   void iteration(const kernellab::app::LiveIteration& it);
@@ -51,6 +54,7 @@ class RunCoordinator : public QObject {
   quint64 generation_ = 0;
   bool running_ = false;
   QString backendSummary_;
+  kernellab::BackendStatus status_;
   bool probed_ = false;
 };
 

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Retakes the window screenshots of docs/images/ under Xvfb, with a private home so the user's
-# settings and history are untouched. Usage: scripts/screenshots.sh [build-dir]
+# settings and history are untouched. Usage: scripts/screenshots.sh [build-dir] [only]
+# With `only` (a pattern such as 'window_*' or 'gantt_*'), only the matching pictures are taken.
 # The Clusters pictures need a clustering result: a k-means run when the build has the
 # clustering kernels, otherwise the k-centers result tst_clusters_page writes (run ctest first).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build}"
+only="${2:-*}"
 app="$build/app/kernellab"
 out=docs/images
 work="$(mktemp -d)"
@@ -15,6 +17,8 @@ mkdir -p "$out"
 shoot() {  # shoot HOME_NAME OUTPUT ARGS...
   local home="$work/$1" png="$2"
   shift 2
+  # shellcheck disable=SC2053
+  [[ "$png" == $only ]] || return 0
   mkdir -p "$home"
   HOME="$home" XDG_CONFIG_HOME="$home/config" XDG_DATA_HOME="$home/data" \
     xvfb-run -a -s "-screen 0 1600x1000x24" "$app" --window-size 1500x950 "$@" --screenshot "$out/$png" --quit
@@ -28,7 +32,15 @@ cat > "$work/kcenters.json" <<'JSON'
 JSON
 cat > "$work/kmeans.json" <<'JSON'
 {"schema_version": 1, "request": {"family": "kmeans", "variants": ["all"], "repetitions": 3, "warmup": 1,
- "clustering": {"n": 20000, "k": 6, "d": 3, "shape": "blobs", "noise_fraction": 0.02}}}
+ "clustering": {"n": 20000, "k": 6, "d": 3, "shape": "blobs", "noise_fraction": 0.02, "init": "kmeans++"}}}
+JSON
+cat > "$work/transpose-one.json" <<'JSON'
+{"schema_version": 1, "request": {"family": "transpose", "variants": ["all"],
+ "transpose": {"width": 2048, "height": 2048}, "repetitions": 3, "warmup": 1}}
+JSON
+cat > "$work/knn.json" <<'JSON'
+{"schema_version": 1, "request": {"family": "knn", "variants": ["all"], "repetitions": 3, "warmup": 1,
+ "knn": {"rows": 377, "cols": 329, "components": 1, "window": 14, "k": 8}}}
 JSON
 cat > "$work/preview.json" <<'JSON'
 {"schema_version": 1, "request": {"family": "kmeans",
@@ -42,6 +54,14 @@ shoot sweep timing-sweep.png --chart sweep
 shoot sweep results-table.png --view results
 shoot published timing-kcenters-published.png --config "$work/kcenters.json" --chart time --log-scale
 shoot preview clusters-preview.png --config "$work/preview.json" --view clusters
+# The model tabs: a transpose run made here, the H200 recording of docs/data, a KNN run.
+h200=docs/data/h200-transpose-4096-schedule.json
+shoot models window_schedule.png --config "$work/transpose-one.json" --run --view schedule-model
+shoot models window_access.png --view access
+shoot h200 gantt_view_h200.png --open "$h200" --view gantt --gantt-sms 16
+shoot h200 gantt_view_h200_all.png --open "$h200" --view gantt --gantt-sms 0
+shoot h200 window_occupancy.png --open "$h200" --view occupancy
+shoot knn window_knn.png --config "$work/knn.json" --run --view knn
 if ! shoot kmeans clusters.png --config "$work/kmeans.json" --run --view clusters 2>/dev/null; then
   demo="$build/tests/tmp/kcenters-demo.json"
   [ -f "$demo" ] || { echo "screenshots.sh: no clustering kernels and no $demo (run ctest -R tst_clusters_page)" >&2; exit 1; }

@@ -45,6 +45,7 @@ QVector<AxisChoice> axesFor(Family f) {
               {"d", "D (dimensions)", "2,8,32,128"}};
     case Family::Knn:
       return {{"tpb", "Threads per block", "64,128,256,512"},
+              {"block", "Block shape", "256x1,32x8,64x4"},
               {"window", "Window rows", "4,8,14"},
               {"image", "Image size", "188x164,377x329"}};
   }
@@ -108,6 +109,18 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   tile_->setToolTip(tr("Edge of the square tile a block moves, in elements"));
   launch->addRow(tr("Tile"), tile_);
   tileRow_ = tile_;
+  blockRow_ = new QWidget(launchBox);
+  auto* blockLayout = new QHBoxLayout(blockRow_);
+  blockLayout->setContentsMargins(0, 0, 0, 0);
+  blockX_ = spin(blockRow_, 0, 1024);
+  blockY_ = spin(blockRow_, 0, 1024);
+  for (QSpinBox* b : {blockX_, blockY_}) b->setSpecialValueText(tr("auto"));
+  blockX_->setToolTip(tr("Block width in pixels, along an image row (auto: from threads per block)"));
+  blockY_->setToolTip(tr("Block height in image rows (auto: from threads per block)"));
+  blockLayout->addWidget(blockX_, 1);
+  blockLayout->addWidget(new QLabel(QStringLiteral("x"), blockRow_));
+  blockLayout->addWidget(blockY_, 1);
+  launch->addRow(tr("Block shape"), blockRow_);
   launchHint_ = new QLabel(launchBox);
   launchHint_->setWordWrap(true);
   launch->addRow(launchHint_);
@@ -188,7 +201,11 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
       updateVisibility();
       changed();
     });
-  for (QCheckBox* c : {verify_, schedule_}) connect(c, &QCheckBox::toggled, this, &ExperimentPanel::changed);
+  connect(verify_, &QCheckBox::toggled, this, &ExperimentPanel::changed);
+  connect(schedule_, &QCheckBox::toggled, this, [this](bool on) {
+    schedule_->setProperty("wanted", on);
+    changed();
+  });
   connect(pointsPath_, &QLineEdit::editingFinished, this, &ExperimentPanel::changed);
 
   setRequest(kernellab::RunRequest{});
@@ -296,12 +313,37 @@ void ExperimentPanel::buildFamilyPage() {
   components_ = spin(kp, 1, 1024);
   window_ = spin(kp, 1, 100000);
   knnK_ = spin(kp, 1, 1024);
+  rows_->setToolTip(tr("Rows of the feature image (the seed's: 377)"));
+  cols_->setToolTip(tr("Columns of the feature image (the seed's: 329)"));
+  components_->setToolTip(tr("Features per pixel C (PCA components; the seed uses 1, at most 32)"));
+  window_->setToolTip(tr("Rows of the search window around each pixel (the seed's: 14)"));
+  knnK_->setToolTip(tr("Neighbours kept per pixel, nearest first (1..32)"));
+  auto* imageFile = new QWidget(kp);
+  auto* imageLayout = new QHBoxLayout(imageFile);
+  imageLayout->setContentsMargins(0, 0, 0, 0);
+  imagePath_ = new QLineEdit(imageFile);
+  imagePath_->setPlaceholderText(tr("(generated)"));
+  imagePath_->setToolTip(tr("A .npy feature image (rows, cols[, C]) instead of the generated one; "
+                            "its shape replaces the size fields"));
+  auto* browseImage = new QToolButton(imageFile);
+  browseImage->setText(tr("Browse..."));
+  imageLayout->addWidget(imagePath_, 1);
+  imageLayout->addWidget(browseImage);
   kf2->addRow(tr("Image rows"), rows_);
   kf2->addRow(tr("Image columns"), cols_);
   kf2->addRow(tr("Components"), components_);
+  kf2->addRow(tr("Image file"), imageFile);
   kf2->addRow(tr("Window rows"), window_);
   kf2->addRow(tr("Neighbours k"), knnK_);
   dataPages_->addWidget(kp);
+  connect(browseImage, &QToolButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a feature image"), imagePath_->text(),
+                                                      tr("NumPy arrays (*.npy);;All files (*)"));
+    if (path.isEmpty()) return;
+    imagePath_->setText(path);
+    changed();
+  });
+  connect(imagePath_, &QLineEdit::editingFinished, this, [this] { changed(); });
 
   auto* seedForm = new QFormLayout;
   seed_ = spin(box, 0, 2147483647);
@@ -320,6 +362,7 @@ Family ExperimentPanel::family() const { return static_cast<Family>(family_->cur
 void ExperimentPanel::rebuildSwitches(const std::vector<std::string>& checked) {
   for (QCheckBox* c : switches_) c->parentWidget()->deleteLater();
   switches_.clear();
+  cudaOnlyNotes_.clear();
   const QVector<VariantSwitch> list = catalog_ ? catalog_(family()) : QVector<VariantSwitch>{};
   const bool all = checked.empty() ||
                    std::find(checked.begin(), checked.end(), std::string("all")) != checked.end();
@@ -333,12 +376,24 @@ void ExperimentPanel::rebuildSwitches(const std::vector<std::string>& checked) {
     box->setProperty("variantId", v.id);
     box->setToolTip(QStringLiteral("%1 (%2)").arg(v.explanation, v.id));
     box->setChecked(all || std::find(checked.begin(), checked.end(), v.id.toStdString()) != checked.end());
+    box->setProperty("wanted", box->isChecked());
     hl->addWidget(box);
     hl->addWidget(explanationLabel(v.explanation, holder));
+    if (v.cudaOnly) {
+      auto* note = explanationLabel(QString(), holder);
+      note->setStyleSheet(QStringLiteral("color: #8a4b00; font-size: 9pt;"));
+      note->hide();
+      hl->addWidget(note);
+      cudaOnlyNotes_.insert(box, note);
+    }
     switchesLayout_->addWidget(holder);
     switches_.push_back(box);
-    connect(box, &QCheckBox::toggled, this, &ExperimentPanel::changed);
+    connect(box, &QCheckBox::toggled, this, [this, box](bool on) {
+      if (box->isEnabled()) box->setProperty("wanted", on);
+      changed();
+    });
   }
+  updateCudaOnly();
   noSwitches_->setText(tr("This build has no %1 kernels yet: running it reports that.")
                            .arg(family_->currentText()));
   noSwitches_->setVisible(list.isEmpty());
@@ -370,7 +425,55 @@ void ExperimentPanel::updateVisibility() {
   radius_->setEnabled(seedShape);
   noise_->setEnabled(!seedShape);
   tile_->setEnabled(f == Family::Transpose);
+  if (auto* form = qobject_cast<QFormLayout*>(tile_->parentWidget()->layout())) {
+    form->setRowVisible(tile_, f == Family::Transpose);
+    form->setRowVisible(blockRow_, f == Family::Knn);
+  }
   d_->setEnabled(!file);
+  // KNN records no block schedule (its runner refuses the request): say so instead of failing.
+  schedule_->setEnabled(f != Family::Knn);
+  schedule_->setToolTip(f == Family::Knn ? tr("KNN records no block schedules (transpose and clustering do, on a CUDA GPU).")
+                                         : tr("Every block's SM and start/end time, for the Schedule view's Gantt chart. "
+                                              "Recorded on a CUDA GPU only (the CPU backend has no SMs); the overhead of "
+                                              "recording is measured against the uninstrumented kernel."));
+  if (f == Family::Knn) {
+    const QSignalBlocker block(schedule_);
+    schedule_->setChecked(false);
+  } else {
+    const QSignalBlocker block(schedule_);
+    schedule_->setChecked(schedule_->property("wanted").toBool());
+  }
+  updateCudaOnly();
+}
+
+void ExperimentPanel::setCudaAvailability(bool usable, const QString& reason) {
+  cudaKnown_ = true;
+  cudaUsable_ = usable;
+  cudaReason_ = reason;
+  updateCudaOnly();
+}
+
+void ExperimentPanel::updateCudaOnly() {
+  const bool cpuChosen = static_cast<BackendChoice>(backend_->currentData().toInt()) == BackendChoice::Cpu;
+  QString why;
+  if (cpuChosen) why = tr("Runs only on a CUDA GPU; the backend above is the CPU.");
+  else if (cudaKnown_ && !cudaUsable_)
+    why = tr("Runs only on a CUDA GPU; CUDA is not usable here: %1").arg(cudaReason_.isEmpty() ? tr("no device") : cudaReason_);
+  for (auto it = cudaOnlyNotes_.begin(); it != cudaOnlyNotes_.end(); ++it) {
+    QCheckBox* box = it.key();
+    const QSignalBlocker block(box);
+    // Disabled switches show unchecked (they will not run) and remember what the user wanted.
+    box->setEnabled(why.isEmpty());
+    box->setChecked(why.isEmpty() && box->property("wanted").toBool());
+    it.value()->setText(why);
+    it.value()->setVisible(!why.isEmpty());
+  }
+}
+
+QString ExperimentPanel::unavailableReason(const QString& id) const {
+  QCheckBox* box = variantSwitch(id);
+  if (!box || box->isEnabled()) return {};
+  return cudaOnlyNotes_.value(box) ? cudaOnlyNotes_.value(box)->text() : QString();
 }
 
 void ExperimentPanel::setRequest(const kernellab::RunRequest& r) {
@@ -401,6 +504,9 @@ void ExperimentPanel::setRequest(const kernellab::RunRequest& r) {
     components_->setValue(r.knn.components);
     window_->setValue(r.knn.window);
     knnK_->setValue(r.knn.k);
+    imagePath_->setText(QString::fromStdString(r.knn.inputPath));
+    blockX_->setValue(std::clamp(r.launch.blockX, 0, 1024));
+    blockY_->setValue(std::clamp(r.launch.blockY, 0, 1024));
     seed_->setValue(static_cast<int>(std::min<uint64_t>(r.seed, 2147483647u)));
     int tpbIndex = tpb_->findData(r.launch.threadsPerBlock);
     if (tpbIndex < 0) {
@@ -414,6 +520,7 @@ void ExperimentPanel::setRequest(const kernellab::RunRequest& r) {
     backend_->setCurrentIndex(backend_->findData(int(r.backend)));
     verify_->setChecked(r.verify);
     schedule_->setChecked(r.recordSchedule);
+    schedule_->setProperty("wanted", r.recordSchedule);
     fillSweepAxes();
     rebuildSwitches(r.variants);
   }
@@ -426,7 +533,7 @@ kernellab::RunRequest ExperimentPanel::request() const {
   r.family = family();
   r.variants.clear();
   for (QCheckBox* c : switches_)
-    if (c->isChecked()) r.variants.push_back(c->property("variantId").toString().toStdString());
+    if (c->isChecked() && c->isEnabled()) r.variants.push_back(c->property("variantId").toString().toStdString());
   r.transpose.width = width_->value();
   r.transpose.height = height_->value();
   auto& c = r.clustering;
@@ -445,6 +552,9 @@ kernellab::RunRequest ExperimentPanel::request() const {
   r.knn.components = components_->value();
   r.knn.window = window_->value();
   r.knn.k = knnK_->value();
+  r.knn.inputPath = imagePath_->text().trimmed().toStdString();
+  r.launch.blockX = blockX_->value();
+  r.launch.blockY = blockY_->value();
   r.seed = static_cast<uint64_t>(seed_->value());
   r.launch.threadsPerBlock = tpb_->currentData().toInt();
   r.launch.tile = tile_->currentData().toInt();
@@ -455,7 +565,7 @@ kernellab::RunRequest ExperimentPanel::request() const {
   r.warmup = warmup_->value();
   r.backend = static_cast<BackendChoice>(backend_->currentData().toInt());
   r.verify = verify_->isChecked();
-  r.recordSchedule = schedule_->isChecked();
+  r.recordSchedule = schedule_->isChecked() && schedule_->isEnabled();
   return r;
 }
 
@@ -493,7 +603,7 @@ void ExperimentPanel::setRunning(bool running) {
 
 QString ExperimentPanel::problem() const {
   if (!switches_.isEmpty() &&
-      std::none_of(switches_.begin(), switches_.end(), [](QCheckBox* c) { return c->isChecked(); }))
+      std::none_of(switches_.begin(), switches_.end(), [](QCheckBox* c) { return c->isChecked() && c->isEnabled(); }))
     return tr("Choose at least one variant to run.");
   if (sweepAxis_->currentIndex() > 0 && sweepAxes().front().values.empty())
     return tr("Give the sweep at least one value, or choose 'Nothing'.");

@@ -31,6 +31,7 @@ struct VariantSwitch {
   QString id;           // the variant id of the family ("padded", "shared-coalesced")
   QString title;        // short label
   QString explanation;  // one line: what this switch changes
+  bool cudaOnly = false;  // runs only on the CUDA backend: shown disabled when CUDA cannot run it
 };
 using VariantCatalog = std::function<QVector<VariantSwitch>(kernellab::Family)>;
 
@@ -54,6 +55,9 @@ class ExperimentPanel : public QWidget {
   bool live() const;
   void setLive(bool on);
   void setRunning(bool running);
+  // Whether the CUDA backend works here (and CUDA's reason when not): CUDA-only switches are
+  // disabled with the reason when it does not, or when the panel's backend is the CPU.
+  void setCudaAvailability(bool usable, const QString& reason);
 
   // Empty when the request can be run; otherwise what to fix ("choose at least one variant").
   QString problem() const;
@@ -62,6 +66,8 @@ class ExperimentPanel : public QWidget {
 
   QCheckBox* variantSwitch(const QString& id) const;
   QStringList variantIds() const;
+  // Why a CUDA-only switch is disabled now (empty when it is enabled or not CUDA-only).
+  QString unavailableReason(const QString& id) const;
 
  signals:
   void edited();
@@ -74,6 +80,7 @@ class ExperimentPanel : public QWidget {
   void rebuildSwitches(const std::vector<std::string>& checked);
   void updateVisibility();
   void fillSweepAxes();
+  void updateCudaOnly();
   void changed();
   kernellab::Family family() const;
 
@@ -107,11 +114,19 @@ class ExperimentPanel : public QWidget {
   QSpinBox* components_ = nullptr;
   QSpinBox* window_ = nullptr;
   QSpinBox* knnK_ = nullptr;
+  QLineEdit* imagePath_ = nullptr;
+  QSpinBox* blockX_ = nullptr;
+  QSpinBox* blockY_ = nullptr;
+  QWidget* blockRow_ = nullptr;
   // common
   QSpinBox* seed_ = nullptr;
   QGroupBox* switchesBox_ = nullptr;
   QVBoxLayout* switchesLayout_ = nullptr;
   QVector<QCheckBox*> switches_;
+  QHash<QCheckBox*, QLabel*> cudaOnlyNotes_;   // "runs only on CUDA: <why>" under such a switch
+  bool cudaKnown_ = false;
+  bool cudaUsable_ = false;
+  QString cudaReason_;
   QLabel* noSwitches_ = nullptr;
   QComboBox* tpb_ = nullptr;
   QComboBox* tile_ = nullptr;

@@ -31,6 +31,7 @@ class GanttBlocks : public QCPAbstractPlottable {
     setSelectable(QCP::stNone);
   }
   void setBars(std::vector<Bar> bars) { bars_ = std::move(bars); }
+  void setLanes(int lanes) { lanes_ = lanes; }
 
   double selectTest(const QPointF&, bool, QVariant*) const override { return -1; }
   QCPRange getKeyRange(bool& found, QCP::SignDomain) const override {
@@ -48,6 +49,16 @@ class GanttBlocks : public QCPAbstractPlottable {
 
  protected:
   void draw(QCPPainter* painter) override {
+    // Lane borders once lanes are tall enough to tell apart (a few SMs shown).
+    const double laneHeight = std::abs(coordsToPixels(0, 1).y() - coordsToPixels(0, 0).y());
+    if (laneHeight >= 10) {
+      painter->setPen(QPen(QColor(0, 0, 0, 40), 1));
+      const QCPRange keys = keyAxis()->range();
+      for (int lane = 0; lane + 1 < lanes_; ++lane) {
+        const QPointF a = coordsToPixels(keys.lower, lane + 0.5), b = coordsToPixels(keys.upper, lane + 0.5);
+        painter->drawLine(a, b);
+      }
+    }
     painter->setPen(Qt::NoPen);
     for (const auto& b : bars_) {
       const QPointF a = coordsToPixels(b.t0, b.y0);
@@ -64,6 +75,7 @@ class GanttBlocks : public QCPAbstractPlottable {
 
  private:
   std::vector<Bar> bars_;
+  int lanes_ = 0;
 };
 
 }  // namespace
@@ -76,6 +88,12 @@ GanttView::GanttView(QWidget* parent) : QWidget(parent) {
   colorCombo_->addItem(tr("Tile position"));
   colorCombo_->addItem(tr("Run"));
   top->addWidget(colorCombo_);
+  top->addWidget(new QLabel(tr("Lanes:"), this));
+  smsCombo_ = new QComboBox(this);
+  smsCombo_->setToolTip(tr("Which SMs get a lane: all of them, or the first few to see every block"));
+  smsCombo_->addItem(tr("All SMs"), 0);
+  for (int n : {8, 16, 32}) smsCombo_->addItem(tr("SMs 0-%1").arg(n - 1), n);
+  top->addWidget(smsCombo_);
   legend_ = new QLabel(this);
   legend_->setWordWrap(true);
   top->addWidget(legend_, 1);
@@ -88,6 +106,7 @@ GanttView::GanttView(QWidget* parent) : QWidget(parent) {
     setColorBy(i == 1 ? ColorBy::Run : ColorBy::TilePosition);
     emit colorByChanged(colorBy_);
   });
+  connect(smsCombo_, &QComboBox::currentIndexChanged, this, [this] { setSmsShown(smsCombo_->currentData().toInt()); });
   rebuild();
 }
 
@@ -137,6 +156,20 @@ void GanttView::setColorBy(ColorBy mode) {
   {
     const QSignalBlocker block(colorCombo_);
     colorCombo_->setCurrentIndex(mode == ColorBy::Run ? 1 : 0);
+  }
+  rebuild();
+}
+
+void GanttView::setSmsShown(int count) {
+  smsShown_ = std::max(0, count);
+  {
+    const QSignalBlocker block(smsCombo_);
+    int i = smsCombo_->findData(smsShown_);
+    if (i < 0) {
+      smsCombo_->addItem(tr("SMs 0-%1").arg(smsShown_ - 1), smsShown_);
+      i = smsCombo_->count() - 1;
+    }
+    smsCombo_->setCurrentIndex(i);
   }
   rebuild();
 }
@@ -208,7 +241,7 @@ void GanttView::rebuild() {
                   .arg(s.blocks).arg(s.smsUsed).arg(s.spanUs, 0, 'f', 1)
                   .arg(s.maxConcurrentPerSM).arg(s.maxConcurrent).arg(s.meanBlockUs, 0, 'f', 2);
       if (run.overheadKnown)
-        text += tr(" Recording overhead: %1%2 % (instrumented vs uninstrumented median).")
+        text += tr(" <b>Recording overhead: %1%2 %</b> (instrumented vs uninstrumented median).")
                     .arg(run.overheadPct >= 0 ? QStringLiteral("+") : QString())
                     .arg(run.overheadPct, 0, 'f', 1);
     }
@@ -249,10 +282,18 @@ void GanttView::rebuild() {
                       y0 + slotH - gap, blockColor(i, r)});
     }
     blocks->setBars(std::move(bars));
+    const int lastLane = smsShown_ > 0 ? std::min(maxSm, smsShown_ - 1) : maxSm;
+    blocks->setLanes(lastLane + 1);
     plot->xAxis->setLabel(tr("Time since the first block started (us)"));
-    plot->yAxis->setLabel(tr("SM (%smid)"));
+    plot->yAxis->setLabel(lastLane < maxSm ? tr("SM (%smid): 0-%1 of %2").arg(lastLane).arg(maxSm + 1) : tr("SM (%smid)"));
     plot->xAxis->setRange(0, std::max(1e-3, maxSpanUs));
-    plot->yAxis->setRange(-0.5, maxSm + 0.5);
+    plot->yAxis->setRange(-0.5, lastLane + 0.5);
+    if (lastLane < 40) {  // one tick per SM when they fit; the lane borders replace the grid
+      QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
+      ticker->setTickStep(lastLane < 20 ? 1.0 : 2.0);
+      plot->yAxis->setTicker(ticker);
+      plot->yAxis->grid()->setVisible(false);
+    }
     plot->yAxis->setRangeReversed(true);  // SM 0 on top
     plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot->axisRect()->setRangeZoom(Qt::Horizontal);

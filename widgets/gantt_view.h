@@ -40,6 +40,10 @@ class GanttView : public QWidget {
   void setRuns(const QVector<GanttRun>& runs);
   void setColorBy(ColorBy mode);
   ColorBy colorBy() const { return colorBy_; }
+  // Lanes shown: SMs 0..count-1 (0 = every SM). With a few SMs each block of a lane is visible;
+  // with all 132 of an H200 the lanes show the overall order of the blocks.
+  void setSmsShown(int count);
+  int smsShown() const { return smsShown_; }
 
   // The recorded variants of a run, side by side: padded and diagonal when both were recorded
   // (the Cartesian vs diagonal comparison), otherwise the first two with a schedule.
@@ -63,7 +67,9 @@ class GanttView : public QWidget {
 
   QVector<GanttRun> runs_;
   ColorBy colorBy_ = ColorBy::TilePosition;
+  int smsShown_ = 0;
   QComboBox* colorCombo_ = nullptr;
+  QComboBox* smsCombo_ = nullptr;
   QLabel* legend_ = nullptr;
   QWidget* plotsBox_ = nullptr;
   QVector<QCustomPlot*> plots_;

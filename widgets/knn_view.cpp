@@ -43,6 +43,10 @@ KnnView::KnnView(QWidget* parent)
       display_(new QComboBox(this)),
       setChoice_(new QComboBox(this)),
       info_(new QLabel(this)) {
+  // The choices arrive with the image, after the view is first shown: keep the boxes as wide as
+  // their texts.
+  display_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  setChoice_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   auto* bar = new QHBoxLayout;
   bar->addWidget(new QLabel(tr("Show:"), this));
   bar->addWidget(display_);

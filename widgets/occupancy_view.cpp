@@ -144,7 +144,7 @@ QString OccupancyView::arch() const { return archCombo_->currentData().toString(
 QString OccupancyView::summaryText() const { return summary_->text(); }
 QString OccupancyView::suggestionText() const { return suggestion_->text(); }
 
-void OccupancyView::setDevice(const DeviceInfo& device) {
+void OccupancyView::setDevice(const DeviceInfo& device, const QString& label) {
   const int existing = archCombo_->findData(QStringLiteral("device"));
   try {
     deviceArch_ = occupancy::archFromDevice(device);
@@ -156,7 +156,8 @@ void OccupancyView::setDevice(const DeviceInfo& device) {
   if (existing >= 0) archCombo_->removeItem(existing);
   if (deviceArch_) {
     deviceName_ = QString::fromStdString(device.name);
-    archCombo_->addItem(tr("This GPU: %1").arg(QString::fromStdString(deviceArch_->name)), QStringLiteral("device"));
+    archCombo_->addItem((label.isEmpty() ? tr("This GPU: %1") : label).arg(QString::fromStdString(deviceArch_->name)),
+                        QStringLiteral("device"));
     if (wasDevice) archCombo_->setCurrentIndex(archCombo_->count() - 1);
   } else if (wasDevice) {
     archCombo_->setCurrentIndex(archCombo_->findData(QStringLiteral("hopper")));
@@ -181,7 +182,8 @@ void OccupancyView::setInputs(int threadsPerBlock, int registersPerThread, int s
 }
 
 void OccupancyView::setResult(const RunResult& run) {
-  setDevice(run.device);
+  // The run may come from another machine (a results file): its GPU, not necessarily this one.
+  setDevice(run.device, tr("The run's GPU: %1"));
   checks_.clear();
   for (auto& c : occupancy::checkRun(run)) checks_.push_back(c);
   fillDeviceTable();

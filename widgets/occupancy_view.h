@@ -30,12 +30,13 @@ class OccupancyView : public QWidget {
   explicit OccupancyView(QWidget* parent = nullptr);
 
   // Adds (or refreshes) the "this GPU" preset from a CUDA device; a CPU DeviceInfo removes it.
-  void setDevice(const DeviceInfo& device);
+  // `label` names the preset ("%1" is the architecture's name); default "This GPU: %1".
+  void setDevice(const DeviceInfo& device, const QString& label = QString());
   // A preset id ("gt200", ...) or "device".
   void setArch(const QString& id);
   void setInputs(int threadsPerBlock, int registersPerThread, int sharedBytesPerBlock);
-  // The run's device becomes the "this GPU" preset; its kernels fill the device table, and the
-  // first kernel's resources become the inputs.
+  // The run's device becomes the device preset ("The run's GPU"); its kernels fill the device
+  // table, and the first kernel's resources become the inputs.
   void setResult(const RunResult& run);
 
   QString arch() const;

@@ -110,7 +110,7 @@ QWidget* ScheduleView::buildSide(Side& s, const QString& title) {
   s.grid = new TileGridView(box);
   v->addWidget(s.grid, 1);
   s.histogram = new QCustomPlot(box);
-  s.histogram->setMinimumHeight(160);
+  s.histogram->setMinimumHeight(140);
   s.histogram->setMaximumHeight(200);
   auto* group = new QCPBarsGroup(s.histogram);
   group->setSpacingType(QCPBarsGroup::stAbsolute);

@@ -11,6 +11,12 @@
 
 namespace kernellab {
 
+void clearUpperVectorState() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  if (__builtin_cpu_supports("avx")) asm volatile("vzeroupper" ::: "memory");
+#endif
+}
+
 void forEachBlock(Dim2 grid, const std::function<void(int bx, int by)>& fn, int workers) {
   const int64_t total = static_cast<int64_t>(grid.x) * grid.y;
   if (total <= 0) return;
@@ -20,6 +26,7 @@ void forEachBlock(Dim2 grid, const std::function<void(int bx, int by)>& fn, int 
   std::exception_ptr failure;
   std::mutex failureMutex;
   auto worker = [&] {
+    clearUpperVectorState();
     try {
       for (int64_t b = next.fetch_add(1); b < total; b = next.fetch_add(1))
         fn(static_cast<int>(b % grid.x), static_cast<int>(b / grid.x));

@@ -154,11 +154,12 @@ ResultsFile runSweep(const RunRequest& base, const std::vector<SweepAxis>& axes,
 std::vector<VariantDescription> describeVariants(Family family) {
   std::vector<VariantDescription> out;
   if (family == Family::Transpose)
-    for (const auto& v : transpose::variants()) out.push_back({v.id, v.title, v.explanation});
+    for (const auto& v : transpose::variants()) out.push_back({v.id, v.title, v.explanation, false});
   if (family == Family::KMeans || family == Family::KCenters)
-    for (const auto& v : clustering::variants(family)) out.push_back({v.id, v.title, v.explanation});
+    for (const auto& v : clustering::variants(family))
+      out.push_back({v.id, v.title, v.explanation, v.engine != clustering::Engine::Seed});
   if (family == Family::Knn)
-    for (const auto& v : knn::variants()) out.push_back({v.id, v.title, v.explanation});
+    for (const auto& v : knn::variants()) out.push_back({v.id, v.title, v.explanation, false});
   return out;
 }
 

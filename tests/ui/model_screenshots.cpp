@@ -5,7 +5,8 @@
 // measurement: the Gantt image is the schedule model's own recording and says so in its
 // captions. With a results file (e.g. `kernellab-cli run transpose --variant padded,diagonal
 // --record-schedule --json r.json` on a GPU) it also renders gantt_view_recorded.png from the
-// first run's recorded variants, with their measured recording overhead.
+// first run's recorded variants, with their measured recording overhead, and
+// gantt_view_recorded_sms.png with the lanes of the first 16 SMs only.
 #include <QApplication>
 #include <QDir>
 #include <QTableWidget>
@@ -136,6 +137,9 @@ int main(int argc, char** argv) {
       return 1;
     }
     ok &= save(v, dir, QStringLiteral("gantt_view_recorded.png"), {1400, 800});
+    // The first 16 SMs: each lane's resident blocks side by side, block by block.
+    v.setSmsShown(16);
+    ok &= save(v, dir, QStringLiteral("gantt_view_recorded_sms.png"), {1400, 800});
   }
   return ok ? 0 : 1;
 }

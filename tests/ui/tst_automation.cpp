@@ -100,6 +100,24 @@ class TstAutomation : public QObject {
     const AppRun r = runApp({QStringLiteral("--chart-size"), QStringLiteral("huge"), QStringLiteral("--quit")}, home_);
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.err.contains(QStringLiteral("--chart-size")));
+    const AppRun lanes = runApp({QStringLiteral("--gantt-sms"), QStringLiteral("-3"), QStringLiteral("--quit")}, home_);
+    QCOMPARE(lanes.exitCode, 2);
+    QVERIFY(lanes.err.contains(QStringLiteral("--gantt-sms -3")));
+    const AppRun view = runApp({QStringLiteral("--view"), QStringLiteral("nowhere"), QStringLiteral("--quit")}, home_);
+    QCOMPARE(view.exitCode, 2);
+    QVERIFY(view.err.contains(QStringLiteral("gantt")));  // the message lists the views
+  }
+
+  void theH200RecordingScreenshotsAsAGantt() {
+    const QString png = QDir(dir_).filePath(QStringLiteral("gantt.png"));
+    const AppRun r = runApp({QStringLiteral("--open"), QStringLiteral(KERNELLAB_SOURCE_DIR "/docs/data/h200-transpose-4096-schedule.json"),
+                             QStringLiteral("--view"), QStringLiteral("gantt"), QStringLiteral("--gantt-sms"), QStringLiteral("16"),
+                             QStringLiteral("--window-size"), QStringLiteral("1400x900"), QStringLiteral("--screenshot"), png,
+                             QStringLiteral("--quit")},
+                            home_);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QImage image(png);
+    QCOMPARE(image.size(), QSize(1400, 900));
   }
 
   void cliResultsBecomeAPdfReport() {

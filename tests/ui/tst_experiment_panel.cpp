@@ -18,8 +18,14 @@ namespace {
 QVector<widgets::VariantSwitch> catalog(Family f) {
   QVector<widgets::VariantSwitch> out;
   for (const auto& v : describeVariants(f))
-    out.push_back({QString::fromStdString(v.id), QString::fromStdString(v.title), QString::fromStdString(v.explanation)});
+    out.push_back({QString::fromStdString(v.id), QString::fromStdString(v.title), QString::fromStdString(v.explanation), v.cudaOnly});
   return out;
+}
+
+QSpinBox* spinWithTooltip(ExperimentPanel& p, const QString& start) {
+  for (QSpinBox* s : p.findChildren<QSpinBox*>())
+    if (s->toolTip().startsWith(start)) return s;
+  return nullptr;
 }
 
 QComboBox* comboWithItem(ExperimentPanel& p, const QString& text) {
@@ -156,6 +162,83 @@ class TstExperimentPanel : public QObject {
     QCOMPARE(axes.front().values, (std::vector<std::string>{"1000", "10000", "100000"}));
     p.setSweep(QString(), QString());
     QVERIFY(p.sweepAxes().empty());
+  }
+
+  void cudaOnlyVariantsAreDisabledWithTheReason() {
+    ExperimentPanel p;
+    p.setVariantCatalog(&catalog);
+    RunRequest r;
+    r.family = Family::KMeans;
+    p.setRequest(r);
+    QVERIFY(p.variantIds().contains(QStringLiteral("best")));
+    QVERIFY(p.variantIds().contains(QStringLiteral("cublas")));
+    const QString why = QStringLiteral("cudaErrorInsufficientDriver: CUDA driver version is insufficient");
+    p.setCudaAvailability(false, why);
+    for (const QString& id : {QStringLiteral("best"), QStringLiteral("cublas")}) {
+      QCheckBox* box = p.variantSwitch(id);
+      QVERIFY(!box->isEnabled());
+      QVERIFY(!box->isChecked());  // it will not run: it does not look as if it would
+      QVERIFY2(p.unavailableReason(id).contains(why), qPrintable(p.unavailableReason(id)));
+    }
+    QVERIFY(p.variantSwitch(QStringLiteral("shared-coalesced"))->isEnabled());
+    QVERIFY(p.unavailableReason(QStringLiteral("shared-coalesced")).isEmpty());
+    const RunRequest cpu = p.request();
+    QCOMPARE(cpu.variants, (std::vector<std::string>{"shared-coalesced", "global-coalesced", "shared-interleaved", "global-interleaved"}));
+    QVERIFY(p.problem().isEmpty());
+    // Only the disabled ones checked: nothing would run.
+    for (const QString& id : p.variantIds()) p.variantSwitch(id)->setChecked(false);
+    QVERIFY(!p.problem().isEmpty());
+    for (const QString& id : p.variantIds()) p.variantSwitch(id)->setChecked(true);
+
+    // CUDA works: they come back as they were; the CPU chosen as backend disables them again.
+    p.setCudaAvailability(true, QString());
+    QVERIFY(p.variantSwitch(QStringLiteral("best"))->isEnabled());
+    QVERIFY(p.variantSwitch(QStringLiteral("best"))->isChecked());
+    QCOMPARE(p.request().variants.size(), size_t(6));
+    RunRequest onCpu = p.request();
+    onCpu.backend = BackendChoice::Cpu;
+    p.setRequest(onCpu);
+    QVERIFY(!p.variantSwitch(QStringLiteral("cublas"))->isEnabled());
+    QVERIFY(p.unavailableReason(QStringLiteral("cublas")).contains(QStringLiteral("CPU")));
+    QCOMPARE(p.request().variants.size(), size_t(4));
+  }
+
+  void knnKnobsRoundTrip() {
+    ExperimentPanel p;
+    p.setVariantCatalog(&catalog);
+    RunRequest r;
+    r.family = Family::Knn;
+    r.knn.rows = 120;
+    r.knn.cols = 90;
+    r.knn.components = 4;
+    r.knn.window = 6;
+    r.knn.k = 5;
+    r.knn.inputPath = "/data/scene.npy";
+    r.launch.blockX = 32;
+    r.launch.blockY = 8;
+    r.recordSchedule = true;  // KNN records no schedules: the panel does not ask for them
+    p.setRequest(r);
+    const RunRequest back = p.request();
+    QCOMPARE(back.family, Family::Knn);
+    QCOMPARE(back.knn.rows, 120);
+    QCOMPARE(back.knn.cols, 90);
+    QCOMPARE(back.knn.components, 4);
+    QCOMPARE(back.knn.window, 6);
+    QCOMPARE(back.knn.k, 5);
+    QCOMPARE(back.knn.inputPath, std::string("/data/scene.npy"));
+    QCOMPARE(back.launch.blockX, 32);
+    QCOMPARE(back.launch.blockY, 8);
+    QVERIFY(!back.recordSchedule);
+    QSpinBox* width = spinWithTooltip(p, QStringLiteral("Block width"));
+    QVERIFY(width);
+    width->setValue(64);
+    QCOMPARE(p.request().launch.blockX, 64);
+    width->setValue(0);  // auto: from threads per block
+    QCOMPARE(p.request().launch.blockX, 0);
+    // Transpose again: the schedule switch is offered and remembered.
+    r.family = Family::Transpose;
+    p.setRequest(r);
+    QVERIFY(p.request().recordSchedule);
   }
 };
 

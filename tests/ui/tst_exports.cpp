@@ -14,12 +14,14 @@
 #include <QtTest>
 
 #include "chart_export.h"
+#include "export_checks.h"
 #include "experiment_panel.h"
 #include "main_window.h"
 #include "window_test_support.h"
 
 using namespace kernellab;
 using namespace kernellab::widgets;
+using namespace kltest;
 
 namespace {
 
@@ -44,74 +46,6 @@ ChartSpec sampleChart() {
   }
   spec.notes << QStringLiteral("A note under the chart.");
   return spec;
-}
-
-QByteArray readAll(const QString& path) {
-  QFile f(path);
-  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-// Share of pixels that differ from the corner (background) colour.
-double inkShare(const QImage& image) {
-  const QRgb bg = image.pixel(0, 0);
-  qint64 ink = 0;
-  for (int y = 0; y < image.height(); ++y)
-    for (int x = 0; x < image.width(); ++x) ink += image.pixel(x, y) != bg;
-  return double(ink) / (double(image.width()) * image.height());
-}
-
-void checkPng(const QString& path, QSize size) {
-  QImage image(path);
-  QVERIFY2(!image.isNull(), qPrintable(path));
-  if (size.isValid()) QCOMPARE(image.size(), size);
-  const double ink = inkShare(image);
-  QVERIFY2(ink > 0.01, qPrintable(QStringLiteral("%1: only %2 of the pixels are not background").arg(path).arg(ink)));
-}
-
-void checkPdf(const QString& path) {
-  const QByteArray pdf = readAll(path);
-  QVERIFY2(pdf.startsWith("%PDF-"), qPrintable(path));
-  QVERIFY(pdf.contains("%%EOF"));
-  const qsizetype pages = pdf.count("/Type /Page\n") + pdf.count("/Type /Page ") + pdf.count("/Type /Page>") + pdf.count("/Type/Page");
-  QVERIFY2(pages >= 1, qPrintable(QStringLiteral("%1 has no page objects").arg(path)));
-}
-
-void checkSvg(const QString& path) {
-  QXmlStreamReader xml(readAll(path));
-  bool sawSvg = false;
-  int elements = 0;
-  while (!xml.atEnd()) {
-    if (xml.readNext() == QXmlStreamReader::StartElement) {
-      ++elements;
-      if (xml.name() == QLatin1String("svg")) sawSvg = true;
-    }
-  }
-  QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
-  QVERIFY(sawSvg);
-  QVERIFY2(elements > 20, "an SVG with almost nothing in it");
-}
-
-void checkCsv(const QString& path, int minRows, int columns) {
-  const QStringList lines = QString::fromUtf8(readAll(path)).split('\n', Qt::SkipEmptyParts);
-  QVERIFY2(lines.size() >= minRows + 1, qPrintable(path));
-  // Quoted fields may hold commas: count columns outside quotes.
-  for (const QString& line : lines) {
-    int cols = 1;
-    bool quoted = false;
-    for (QChar c : line) {
-      if (c == '"') quoted = !quoted;
-      else if (c == ',' && !quoted) ++cols;
-    }
-    QCOMPARE(cols, columns);
-  }
-}
-
-void checkJson(const QString& path) {
-  QJsonParseError err;
-  const QJsonDocument doc = QJsonDocument::fromJson(readAll(path), &err);
-  QVERIFY2(!doc.isNull(), qPrintable(err.errorString()));
-  QVERIFY(doc.object().contains(QStringLiteral("series")));
-  QVERIFY(!doc.object()[QStringLiteral("series")].toArray().isEmpty());
 }
 
 }  // namespace

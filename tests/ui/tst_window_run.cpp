@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // A CPU-backend run through the window: the charts get one bar per variant with the run's own
-// numbers, the event loop keeps turning while it runs, and a k-means request in a build without
-// clustering kernels fails cleanly without changing anything.
+// numbers, the event loop keeps turning while it runs, a k-means run shows its iterations live
+// (labels and score) and ends in the Clusters and Timing views, and a family this build lacks
+// fails cleanly without changing anything.
 #include <QCheckBox>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -9,6 +10,8 @@
 #include <qcustomplot.h>
 
 #include "chart_view.h"
+#include "clusters_page.h"
+#include "clusters_view.h"
 #include "experiment_panel.h"
 #include "history_dock.h"
 #include "history_store.h"
@@ -137,6 +140,79 @@ class TstWindowRun : public QObject {
     w.panel()->variantSwitch(QStringLiteral("naive"))->setChecked(true);
     QVERIFY(!settled.wait(1000));
     QVERIFY(!w.coordinator()->running());
+  }
+
+  void kmeansRunsLiveOnTheCpu() {
+    MainWindow w;
+    RunRequest r;
+    r.family = Family::KMeans;
+    r.variants = {"shared-coalesced", "global-interleaved"};
+    r.clustering.n = 200000;
+    r.clustering.k = 6;
+    r.clustering.d = 3;
+    r.clustering.shape = DatasetShape::Blobs;
+    r.clustering.noiseFraction = 0.02;
+    r.clustering.init = InitMethod::KMeansPlusPlus;
+    r.repetitions = 1;
+    r.warmup = 0;
+    r.backend = BackendChoice::Cpu;
+    w.panel()->setRequest(r);
+    auto* clusters = dynamic_cast<ClustersPage*>(w.page(QStringLiteral("clusters")));
+    auto* timing = dynamic_cast<TimingPage*>(w.page(QStringLiteral("timing")));
+    QVERIFY(clusters && timing);
+    // The pages were connected first, so by the time this runs they have taken the iteration.
+    int iterations = 0, withLabels = 0, shownLive = 0, scorePoints = 0;
+    QObject::connect(w.coordinator(), &RunCoordinator::iteration, &w, [&](const LiveIteration& it) {
+      ++iterations;
+      for (const auto& c : timing->view()->charts())
+        if (c.id == QStringLiteral("score"))
+          for (const auto& series : c.series) scorePoints = std::max(scorePoints, series.size());
+      if (!it.current || it.current->labels.empty()) return;
+      ++withLabels;
+      if (clusters->view()->captionText().contains(QStringLiteral("(live)")) &&
+          clusters->view()->labels() == it.current->labels)
+        ++shownLive;
+    });
+    QVERIFY(runAndWait(w, 300000));
+    const RunResult& run = w.selection().primaryRun()->run();
+    QCOMPARE(run.variants.size(), size_t(2));
+    QVERIFY2(iterations >= 4, qPrintable(QStringLiteral("%1 live iterations").arg(iterations)));
+    QVERIFY2(withLabels >= 1 && shownLive >= 1,
+             qPrintable(QStringLiteral("%1 iterations carried labels, %2 shown live").arg(withLabels).arg(shownLive)));
+    QVERIFY2(scorePoints >= 2, qPrintable(QStringLiteral("the live score chart had %1 points").arg(scorePoints)));
+
+    // Finished: the Clusters view shows the first variant's labels, for every point.
+    const VariantResult& first = run.variants.front();
+    QVERIFY(first.clustering);
+    QTRY_VERIFY_WITH_TIMEOUT(clusters->view()->labels().size() == first.clustering->labels.size(), 30000);
+    QVERIFY(clusters->view()->labels() == first.clustering->labels);
+    QVERIFY(!clusters->view()->captionText().contains(QStringLiteral("(live)")));
+    QVERIFY(clusters->view()->captionText().contains(QString::number(first.clustering->iterations)));
+
+    // Timing: per-kernel stacked bars with each kernel's time per repetition, counted once.
+    QVERIFY(timing->showChart(QStringLiteral("kernels")));
+    const widgets::ChartSpec* kernels = nullptr;
+    for (const auto& c : timing->view()->charts())
+      if (c.id == QStringLiteral("kernels")) kernels = &c;
+    QVERIFY(kernels);
+    QCOMPARE(kernels->kind, widgets::ChartKind::StackedBars);
+    QCOMPARE(kernels->categories.size(), 2);
+    for (const auto& series : kernels->series) QVERIFY(series.name != QStringLiteral("kernels"));
+    for (size_t v = 0; v < run.variants.size(); ++v)
+      for (const KernelResult& k : run.variants[v].kernels) {
+        const widgets::ChartSeries* s = nullptr;
+        for (const auto& series : kernels->series)
+          if (series.name == QString::fromStdString(k.name)) s = &series;
+        QVERIFY2(s, k.name.c_str());
+        const int at = static_cast<int>(s->x.indexOf(double(v)));
+        QVERIFY(at >= 0);
+        QCOMPARE(s->y[at], k.totalMs);
+      }
+    QCustomPlot* plot = timing->view()->chartView()->plot();
+    int stacked = 0;
+    for (int i = 0; i < plot->plottableCount(); ++i)
+      if (auto* b = qobject_cast<QCPBars*>(plot->plottable(i)); b && (b->barBelow() || b->barAbove())) ++stacked;
+    QVERIFY2(stacked >= 2, "the bars are not stacked");
   }
 
   void unavailableFamilyFailsCleanly() {

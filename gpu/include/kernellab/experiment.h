@@ -50,6 +50,7 @@ struct VariantDescription {
   std::string id;
   std::string title;
   std::string explanation;
+  bool cudaOnly = false;  // no CPU executor: runs only on the CUDA backend ("best", "cublas")
 };
 std::vector<VariantDescription> describeVariants(Family family);
 

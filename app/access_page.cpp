@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+// The Access tab.
+#include "access_page.h"
+
+#include <QHash>
+#include <QLabel>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "access_view.h"
+#include "kernellab/access_model.h"
+#include "kernellab/experiment.h"
+#include "model_charts.h"
+#include "page_hint.h"
+#include "page_presets.h"
+#include "run_text.h"
+
+namespace kernellab::app {
+
+bool AccessPage::traced(Family family) {
+  // Asking the model is the truth: a family gains a tracer with one line in access_families.cpp.
+  static QHash<int, bool> known;
+  if (auto it = known.find(int(family)); it != known.end()) return *it;
+  bool ok = false;
+  const auto variants = describeVariants(family);
+  if (!variants.empty()) {
+    access::AccessQuery q;
+    q.request.family = family;
+    q.request.transpose.width = q.request.transpose.height = 64;
+    q.request.clustering.n = 1024;
+    q.request.knn.rows = q.request.knn.cols = 32;
+    q.variant = variants.front().id;
+    try {
+      access::analyze(q);
+      ok = true;
+    } catch (const std::exception&) {
+      ok = false;
+    }
+  }
+  known.insert(int(family), ok);
+  return ok;
+}
+
+AccessPage::AccessPage(QWidget* parent) {
+  auto* content = new QWidget;
+  auto* layout = new QVBoxLayout(content);
+  layout->setContentsMargins(4, 4, 4, 4);
+  hint_ = new PageHint(content);
+  layout->addWidget(hint_, 0, Qt::AlignTop);
+  source_ = new QLabel(content);
+  source_->setWordWrap(true);
+  layout->addWidget(source_);
+  view_ = new widgets::AccessView(content);
+  layout->addWidget(view_, 1);
+  refresh();
+  root_ = makePageRoot(content, parent);
+}
+
+QWidget* AccessPage::widget() { return root_; }
+
+void AccessPage::showRuns(const RunSelection& selection) {
+  selection_ = selection;
+  refresh();
+}
+
+void AccessPage::showRequest(const RunRequest& request) {
+  panelRequest_ = request;
+  if (!selection_.pick([](const RunResult& r) { return traced(r.request.family); })) refresh();
+}
+
+void AccessPage::refresh() {
+  const RunRef* ref = selection_.pick([](const RunResult& r) { return traced(r.request.family); });
+  RunRequest request;
+  const QString previousRun = runLabel_;
+  runVariants_.clear();
+  runLabel_.clear();
+  if (ref) {
+    const RunResult& run = ref->run();
+    request = run.request;
+    runLabel_ = ref->label;
+    for (const VariantResult& v : run.variants) runVariants_.push_back(v.variant);
+    hint_->clearHint();
+    source_->setText(tr("Access pattern of run %1 (%2; it ran %3 on %4), computed from the kernels' own index "
+                        "functions: addresses, sectors and banks are the model's, not counters.")
+                         .arg(ref->label, requestSummary(request))
+                         .arg(QString::fromStdString([&] {
+                                std::string ids;
+                                for (const std::string& v : runVariants_) ids += (ids.empty() ? "" : ", ") + v;
+                                return ids;
+                              }()))
+                         .arg(deviceShort(run)));
+  } else {
+    const bool panelFits = traced(panelRequest_.family);
+    request = panelFits ? panelRequest_ : transposePreset();
+    QString text;
+    if (const RunRef* primary = selection_.primaryRun())
+      text = tr("The selected run %1 is a %2 run: the access model has no tracer for its kernels in this "
+                "build (it traces the transpose kernels; clustering and KNN tracers plug in through "
+                "access_families.cpp). Select a transpose run to see its kernels' sectors and banks.")
+                 .arg(primary->label, familyTitle(primary->run().request.family));
+    else
+      text = tr("No run selected: select a transpose run in the Runs list, or run one.");
+    text += QLatin1Char(' ') + (panelFits ? tr("Shown meanwhile: the experiment panel's transpose settings (not run yet).")
+                                          : tr("Shown meanwhile: the transpose paper's 2048 x 2048 matrix."));
+    source_->setText(tr("Access pattern of %1 (not a run).").arg(requestSummary(request)));
+    hint_->showHint(text, {{tr("Set up a transpose run"), tr("Matrix transpose, every variant, 2048 x 2048"),
+                            [this] {
+                              if (host()) host()->usePreset(transposePreset(), false);
+                            }},
+                           {tr("Run it"), tr("Run every transpose variant on 2048 x 2048 now"), [this] {
+                              if (host()) host()->usePreset(transposePreset(), true);
+                            }}});
+  }
+  shown_ = request;
+  view_->setRequest(request);
+  // A run's device sets the bank model (16 banks per half-warp on cc 1.x).
+  if (ref && ref->run().device.backend == "cuda") view_->setComputeCapability(ref->run().device.ccMajor);
+  // The first variant shown of a run: the one it ran first that is not the plain copy.
+  const std::string current = view_->variant().toStdString();
+  if (runLabel_ != previousRun && !runVariants_.empty() &&
+      (std::find(runVariants_.begin(), runVariants_.end(), current) == runVariants_.end() || current == "copy")) {
+    auto pick = std::find_if(runVariants_.begin(), runVariants_.end(), [](const std::string& v) { return v != "copy"; });
+    if (pick == runVariants_.end()) pick = runVariants_.begin();
+    view_->setSelection(QString::fromStdString(*pick), view_->block(), view_->warp());
+    // Open on the first request that wastes (more sectors than needed, or a bank conflict).
+    const auto& requests = view_->report().requests;
+    for (size_t i = 0; i < requests.size(); ++i)
+      if (requests[i].sectors > requests[i].idealSectors || requests[i].conflictDegree > 1) {
+        view_->selectRequest(static_cast<int>(i));
+        break;
+      }
+  }
+}
+
+QVector<widgets::ChartSpec> AccessPage::charts() const {
+  if (runLabel_.isEmpty()) return {};
+  QVector<access::WarpReport> reports;
+  for (const std::string& v : runVariants_) {
+    access::AccessQuery q;
+    q.request = shown_;
+    q.variant = v;
+    q.block = {view_->block().x(), view_->block().y()};
+    q.warp = view_->warp();
+    q.ccMajor = view_->report().memory.halfWarpBanks ? 1 : 9;
+    try {
+      reports << access::analyze(q);
+    } catch (const std::exception&) {
+      // A variant this block or warp does not exist for: left out of the chart.
+    }
+  }
+  return accessCharts(reports, tr("run %1, %2").arg(runLabel_, requestSummary(shown_)));
+}
+
+QImage AccessPage::snapshot() {
+  if (runLabel_.isEmpty()) return {};
+  return view_->grab().toImage();
+}
+
+}  // namespace kernellab::app
