@@ -94,12 +94,12 @@ void AccessPage::refresh() {
     request = panelFits ? panelRequest_ : transposePreset();
     QString text;
     if (const RunRef* primary = selection_.primaryRun())
-      text = tr("The selected run %1 is a %2 run: the access model has no tracer for its kernels in this "
-                "build (it traces the transpose kernels; clustering and KNN tracers plug in through "
-                "access_families.cpp). Select a transpose run to see its kernels' sectors and banks.")
+      text = tr("The selected run %1 is a %2 run: the access model has no tracer for its kernels "
+                "(tracers plug in through access_families.cpp). Select another run to see its "
+                "kernels' sectors and banks.")
                  .arg(primary->label, familyTitle(primary->run().request.family));
     else
-      text = tr("No run selected: select a transpose run in the Runs list, or run one.");
+      text = tr("No run selected: select a run in the Runs list, or run one.");
     text += QLatin1Char(' ') + (panelFits ? tr("Shown meanwhile: the experiment panel's transpose settings (not run yet).")
                                           : tr("Shown meanwhile: the transpose paper's 2048 x 2048 matrix."));
     source_->setText(tr("Access pattern of %1 (not a run).").arg(requestSummary(request)));
