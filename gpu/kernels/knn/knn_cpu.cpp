@@ -8,6 +8,7 @@
 
 #include "kernellab/block_executor.h"
 #include "kernellab/errors.h"
+#include "kernellab/variant_table.h"
 #include "kernellab/knn.h"
 #include "kernellab/text.h"
 
@@ -39,33 +40,11 @@ const VariantInfo& info(Variant v) {
 }
 
 std::optional<Variant> variantFromString(const std::string& id) {
-  const std::string lower = toLower(id);
-  for (const auto& i : variants())
-    if (lower == i.id) return i.variant;
-  return std::nullopt;
+  return variantFromId(variants(), id);
 }
 
 std::vector<Variant> parseVariants(const std::vector<std::string>& ids) {
-  std::vector<Variant> out;
-  auto addUnique = [&](Variant v) {
-    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
-  };
-  for (const auto& id : ids) {
-    if (toLower(id) == "all") {
-      for (const auto& i : variants()) addUnique(i.variant);
-      continue;
-    }
-    auto v = variantFromString(id);
-    if (!v) {
-      std::string known;
-      for (const auto& i : variants()) known += std::string(known.empty() ? "" : ", ") + i.id;
-      throw InputError("--variant " + id + ": unknown knn variant (known: " + known + ", all)");
-    }
-    addUnique(*v);
-  }
-  if (out.empty())
-    for (const auto& i : variants()) out.push_back(i.variant);
-  return out;
+  return parseVariantIds(variants(), ids, "knn");
 }
 
 namespace {
