@@ -6,7 +6,8 @@
 # brings back at most 8).
 # Usage: scripts/device-run.sh [step...]
 #   facts | verify[:ARGS] | memcheck[:ARGS] | racecheck[:ARGS] | bench-NAME[:ARGS] | run-NAME:ARGS
-#   ARGS are kernellab-cli arguments with commas for spaces, e.g. bench-kmeans:--tpb,256,--max-iter,3
+#   ARGS are kernellab-cli arguments with '+' for spaces (commas stay, for lists), e.g.
+#   bench-kmeans:--tpb+256,1024+--max-iter+3
 #   Each step may be prefixed with a time limit in seconds: 300@racecheck
 #   bench/run steps append their tables to benches.txt; a '#json' suffix also writes STEP.json
 set -uo pipefail
@@ -26,7 +27,7 @@ for spec in "${steps[@]}"; do
   if [[ "$spec" == *'#json' ]]; then json=1; spec=${spec%#json}; fi
   step=${spec%%:*}
   args=()
-  if [[ "$spec" == *:* ]]; then IFS=',' read -r -a args <<<"${spec#*:}"; fi
+  if [[ "$spec" == *:* ]]; then IFS='+' read -r -a args <<<"${spec#*:}"; fi
   t0=$(date +%s)
   case "$step" in
     facts)
