@@ -157,9 +157,14 @@ class TstWindowRun : public QObject {
     r.warmup = 0;
     r.backend = BackendChoice::Cpu;
     w.panel()->setRequest(r);
+    w.usePreset(r, false);  // as a user's edit: the pages hear of the new request (backend kept: CPU)
     auto* clusters = dynamic_cast<ClustersPage*>(w.page(QStringLiteral("clusters")));
     auto* timing = dynamic_cast<TimingPage*>(w.page(QStringLiteral("timing")));
     QVERIFY(clusters && timing);
+    // The Clusters page makes its points on a worker thread; live labels can only be drawn once
+    // they exist. Wait for the preview, as a user would see it, so a fast run cannot outpace it.
+    QTRY_VERIFY2_WITH_TIMEOUT(clusters->view()->captionText().contains(QStringLiteral("Preview")),
+                              qPrintable(clusters->view()->captionText()), 60000);
     // The pages were connected first, so by the time this runs they have taken the iteration.
     int iterations = 0, withLabels = 0, shownLive = 0, scorePoints = 0;
     QObject::connect(w.coordinator(), &RunCoordinator::iteration, &w, [&](const LiveIteration& it) {
