@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "kernellab/ceilings.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
 #include "kernellab/transpose.h"
@@ -179,6 +180,31 @@ class TstTransposeCpu : public QObject {
     RunHooks hooks;
     hooks.cancel = &cancel;
     QVERIFY_THROWS_EXCEPTION(Cancelled, runExperiment(request(64, 64, 32, 256), hooks));
+  }
+
+  void copyCeilingCopiesAndCountsReadPlusWrite() {
+    std::vector<float> from(1 << 16), to(from.size());
+    for (size_t i = 0; i < from.size(); ++i) from[i] = float(i);
+    const Ceiling c = hostCopyCeiling(to.data(), from.data(), from.size() * sizeof(float), 2, 5, {});
+    QVERIFY(to == from);
+    QCOMPARE(c.name, std::string("memcpy (host)"));
+    QCOMPARE(c.bytes, 2.0 * 4.0 * double(from.size()));
+    QCOMPARE(c.timing.samples, 5);  // warm-up copies are not samples
+    QCOMPARE(c.timing.clock, std::string("cpu-steady-clock"));
+    QVERIFY(c.gbps > 0);
+  }
+
+  void copyCeilingStopsOnCancelBetweenCopies() {
+    // The ceiling of a large matrix takes several copies: Cancel must not wait for all of them.
+    std::atomic<bool> cancel{false};
+    RunHooks hooks;
+    hooks.cancel = &cancel;
+    int copies = 0;
+    QVERIFY_THROWS_EXCEPTION(Cancelled, measureCopyCeiling("test", 8, "test-clock", 1, 10, hooks, [&] {
+                               if (++copies == 3) cancel = true;
+                               return 1.0;
+                             }));
+    QCOMPARE(copies, 3);
   }
 };
 

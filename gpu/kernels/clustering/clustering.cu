@@ -19,6 +19,8 @@
 #include "best_engines.h"
 #include "clustering_backend.h"
 #include "cuda/cuda_check.h"
+#include "cuda/copy_ceiling.h"
+#include "cuda/kernel_resources.h"
 #include "cuda/schedule_record.cuh"
 #include "kernellab/clustering_phases.h"
 
@@ -228,24 +230,6 @@ double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-template <class Kernel>
-ResourceUsage queryResources(Kernel kernel, int threads, size_t dynamicShared) {
-  cudaFuncAttributes attr{};
-  KL_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
-  ResourceUsage r;
-  r.registersPerThread = attr.numRegs;
-  r.staticSharedBytes = static_cast<int>(attr.sharedSizeBytes);
-  r.dynamicSharedBytes = static_cast<int>(dynamicShared);
-  r.localBytesPerThread = static_cast<int>(attr.localSizeBytes);
-  r.maxThreadsPerBlock = attr.maxThreadsPerBlock;
-  r.threadsPerBlock = threads;
-  int blocks = 0;
-  KL_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, dynamicShared));
-  r.maxActiveBlocksPerSM = blocks;
-  return r;
-}
-
 template <ScratchMemory S>
 using ScratchTag = std::integral_constant<ScratchMemory, S>;
 
@@ -350,13 +334,13 @@ class CudaBackend final : public Backend {
       constexpr bool kStaged = S == ScratchMemory::Shared;
       if (family_ == Family::KCenters) {
         out.push_back(
-            queryResources(kcentersDistanceKernel<L, S, false>, tpb_, shared(kDistanceNeeds)));
-        out.push_back(queryResources(kcentersSelectKernel<S>, tpb_, shared(kSelectNeeds)));
+            cuda::kernelResources(kcentersDistanceKernel<L, S, false>, tpb_, shared(kDistanceNeeds)));
+        out.push_back(cuda::kernelResources(kcentersSelectKernel<S>, tpb_, shared(kSelectNeeds)));
       } else {
-        out.push_back(queryResources(calcCentroidsKernel<L, S>, tpb_, shared(kCentroidNeeds)));
-        out.push_back(queryResources(assignToClustersKernel<L, S, false>, tpb_,
+        out.push_back(cuda::kernelResources(calcCentroidsKernel<L, S>, tpb_, shared(kCentroidNeeds)));
+        out.push_back(cuda::kernelResources(assignToClustersKernel<L, S, false>, tpb_,
                                      shared(assignNeeds(kStaged))));
-        out.push_back(queryResources(calcScoreKernel<L, S>, tpb_, shared(scoreNeeds(kStaged))));
+        out.push_back(cuda::kernelResources(calcScoreKernel<L, S>, tpb_, shared(scoreNeeds(kStaged))));
       }
     });
     return out;
@@ -506,26 +490,12 @@ class CudaBackend final : public Backend {
     phases.push_back({"free", msSince(t0)});
   }
 
-  Ceiling copyCeiling(int warmup, int reps) override {
-    Ceiling c;
-    c.name = "cudaMemcpy D2D";
+  Ceiling copyCeiling(int warmup, int reps, const RunHooks& hooks) override {
     const size_t count = points_.values.size();
     cuda::DeviceBuffer<float> from(count), to(count);
     KL_CUDA_CHECK(cudaMemsetAsync(from.get(), 0, from.bytes(), stream_.get()));  // defined source
-    c.bytes = 2.0 * static_cast<double>(from.bytes());                           // read + write
-    cuda::EventPair ev;
-    std::vector<double> samples;
-    for (int i = 0; i < warmup + reps; ++i) {
-      ev.start(stream_.get());
-      KL_CUDA_CHECK(cudaMemcpyAsync(to.get(), from.get(), from.bytes(), cudaMemcpyDeviceToDevice,
-                                    stream_.get()));
-      ev.stop(stream_.get());
-      const double ms = ev.elapsedMs();
-      if (i >= warmup) samples.push_back(ms);
-    }
-    c.timing = summarize(samples, "cuda-events");
-    c.gbps = gigabytesPerSecond(c.bytes, c.timing.medianMs);
-    return c;
+    return cuda::deviceCopyCeiling(to.get(), from.get(), from.bytes(), stream_.get(), warmup, reps,
+                                   hooks);
   }
 
  private:

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernellab/clustering.h"
+#include "kernellab/experiment.h"
 #include "kernellab/result.h"
 
 namespace kernellab::clustering {
@@ -84,7 +85,7 @@ class Backend {
   virtual void release(std::vector<PhaseTiming>& phases) = 0;
 
   // A plain copy of the point buffer (cudaMemcpy device to device, or memcpy), read + write bytes.
-  virtual Ceiling copyCeiling(int warmup, int reps) = 0;
+  virtual Ceiling copyCeiling(int warmup, int reps, const RunHooks& hooks) = 0;
 };
 
 std::unique_ptr<Backend> makeCpuBackend(const PointSet& points, int k);

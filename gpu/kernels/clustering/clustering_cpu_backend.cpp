@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "clustering_backend.h"
+#include "kernellab/ceilings.h"
 #include "kernellab/block_executor.h"
 #include "kernellab/clustering_phases.h"
 #include "kernellab/host_block.h"
@@ -295,20 +296,10 @@ class CpuBackend final : public Backend {
     phases.push_back({"free", msSince(t0)});
   }
 
-  Ceiling copyCeiling(int warmup, int reps) override {
-    Ceiling c;
-    c.name = "memcpy (host)";
-    c.bytes = 2.0 * 4.0 * static_cast<double>(points_.values.size());
+  Ceiling copyCeiling(int warmup, int reps, const RunHooks& hooks) override {
     std::vector<float> copy(points_.values.size());
-    std::vector<double> samples;
-    for (int i = 0; i < warmup + reps; ++i) {
-      const auto t0 = std::chrono::steady_clock::now();
-      std::memcpy(copy.data(), points_.values.data(), copy.size() * sizeof(float));
-      if (i >= warmup) samples.push_back(msSince(t0));
-    }
-    c.timing = summarize(samples, "cpu-steady-clock");
-    c.gbps = gigabytesPerSecond(c.bytes, c.timing.medianMs);
-    return c;
+    return hostCopyCeiling(copy.data(), points_.values.data(), copy.size() * sizeof(float), warmup,
+                           reps, hooks);
   }
 
  private:

@@ -574,7 +574,7 @@ RunResult runClustering(const RunRequest& r, const BackendDecision& d, const Run
 
   if (r.measureCeilings) {
     hooks.report("measuring the copy ceiling", 0.04);
-    res.ceilings.push_back(backend->copyCeiling(r.warmup, r.repetitions));
+    res.ceilings.push_back(backend->copyCeiling(r.warmup, r.repetitions, hooks));
   }
 
   RunContext ctx{r, d, hooks, s, *backend, init.get(), first};

@@ -101,22 +101,6 @@ __global__ void kmeansFinalizeKernel(int k, int d, const float* __restrict__ C,
                                      float* __restrict__ Cnext, double* sums, double* scores,
                                      int* counts, double* outScores, int* outCounts);
 
-inline ResourceUsage kernelUsage(const void* fn, int threads, size_t smem) {
-  cudaFuncAttributes a{};
-  KL_CUDA_CHECK(cudaFuncGetAttributes(&a, fn));
-  ResourceUsage r;
-  r.registersPerThread = a.numRegs;
-  r.staticSharedBytes = static_cast<int>(a.sharedSizeBytes);
-  r.dynamicSharedBytes = static_cast<int>(smem);
-  r.localBytesPerThread = static_cast<int>(a.localSizeBytes);
-  r.maxThreadsPerBlock = a.maxThreadsPerBlock;
-  r.threadsPerBlock = threads;
-  int blocks = 0;
-  KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn, threads, smem));
-  r.maxActiveBlocksPerSM = blocks;
-  return r;
-}
-
 // Compute capability of the current device (major * 10 + minor).
 inline int currentComputeCapability() {
   int device = 0, major = 0, minor = 0;

@@ -20,6 +20,7 @@
 
 #include "best_engines.h"
 #include "cuda/cuda_check.h"
+#include "cuda/kernel_resources.h"
 #include "kernellab/errors.h"
 
 namespace kernellab::clustering::best {
@@ -270,19 +271,7 @@ std::vector<float> KCentersFused::distances() const { return download(impl_->dis
 int KCentersFused::grid() const { return impl_->grid; }
 
 ResourceUsage KCentersFused::resources() const {
-  cudaFuncAttributes a{};
-  KL_CUDA_CHECK(cudaFuncGetAttributes(&a, impl_->kernel()));
-  ResourceUsage r;
-  r.registersPerThread = a.numRegs;
-  r.staticSharedBytes = static_cast<int>(a.sharedSizeBytes);
-  r.dynamicSharedBytes = static_cast<int>(impl_->smem);
-  r.localBytesPerThread = static_cast<int>(a.localSizeBytes);
-  r.maxThreadsPerBlock = a.maxThreadsPerBlock;
-  r.threadsPerBlock = kThreads;
-  int blocks = 0;
-  KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, impl_->kernel(), kThreads, impl_->smem));
-  r.maxActiveBlocksPerSM = blocks;
-  return r;
+  return cuda::kernelResources(reinterpret_cast<const void*>(impl_->kernel()), kThreads, impl_->smem);
 }
 
 }  // namespace kernellab::clustering::best

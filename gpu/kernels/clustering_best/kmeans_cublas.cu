@@ -19,6 +19,7 @@
 #include "best_common.cuh"
 #include "best_engines.h"
 #include "cuda/cuda_check.h"
+#include "cuda/kernel_resources.h"
 #include "kernellab/errors.h"
 
 namespace kernellab::clustering::best {
@@ -263,9 +264,9 @@ class CublasKMeans final : public KMeansEngine {
   }
   std::vector<ResourceUsage> resources() const override {
     ResourceUsage none;  // cuBLAS picks its own kernel; its resources are not queryable here
-    return {none, kernelUsage(reinterpret_cast<const void*>(argminKernel), kThreads, 0),
-            kernelUsage(reinterpret_cast<const void*>(updateScoreKernel), kThreads, smem_),
-            kernelUsage(reinterpret_cast<const void*>(kmeansFinalizeKernel), 1024, 0)};
+    return {none, cuda::kernelResources(argminKernel, kThreads, 0),
+            cuda::kernelResources(updateScoreKernel, kThreads, smem_),
+            cuda::kernelResources(kmeansFinalizeKernel, 1024, 0)};
   }
 
  private:

@@ -29,6 +29,7 @@
 #include "best_common.cuh"
 #include "best_engines.h"
 #include "cuda/cuda_check.h"
+#include "cuda/kernel_resources.h"
 #include "kernellab/errors.h"
 
 namespace kernellab::clustering::best {
@@ -526,8 +527,8 @@ class FusedKMeans final : public KMeansEngine {
   }
   std::vector<int> grids() const override { return {grid_, 1}; }
   std::vector<ResourceUsage> resources() const override {
-    return {kernelUsage(reinterpret_cast<const void*>(kernel_), kThreads, smem_),
-            kernelUsage(reinterpret_cast<const void*>(kmeansFinalizeKernel), 1024, 0)};
+    return {cuda::kernelResources(kernel_, kThreads, smem_),
+            cuda::kernelResources(kmeansFinalizeKernel, 1024, 0)};
   }
 
  private:

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cuda/cuda_check.h"
+#include "cuda/kernel_resources.h"
 #include "kernellab/knn_phases.h"
 #include "kernellab/text.h"
 #include "knn_backend.h"
@@ -154,18 +155,10 @@ class CudaBackend final : public Backend {
       return t;
     }
     try {
-      cudaFuncAttributes a{};
-      KL_CUDA_CHECK(cudaFuncGetAttributes(&a, kernel));
-      ResourceUsage r;
-      r.registersPerThread = a.numRegs;
-      r.staticSharedBytes = static_cast<int>(a.sharedSizeBytes);
-      r.dynamicSharedBytes = static_cast<int>(smem);
-      r.localBytesPerThread = static_cast<int>(a.localSizeBytes);
-      r.maxThreadsPerBlock = a.maxThreadsPerBlock;
-      r.threadsPerBlock = threads;
-      t.resources = r;
+      t.resources = cuda::compiledResources(kernel, threads, static_cast<size_t>(smem));
+      const ResourceUsage& a = *t.resources;
       if (threads > a.maxThreadsPerBlock) {
-        t.error = kernelName + " uses " + std::to_string(a.numRegs) +
+        t.error = kernelName + " uses " + std::to_string(a.registersPerThread) +
                   " registers per thread, so at most " + std::to_string(a.maxThreadsPerBlock) +
                   " threads per block; the block is " + std::to_string(g.blockX) + "x" +
                   std::to_string(g.blockY) + " = " + std::to_string(threads);
@@ -182,7 +175,7 @@ class CudaBackend final : public Backend {
       t.resources->maxActiveBlocksPerSM = blocks;
       if (blocks == 0) {
         t.error = kernelName + ": no block of " + std::to_string(threads) + " threads with " +
-                  std::to_string(smem) + " B of shared memory and " + std::to_string(a.numRegs) +
+                  std::to_string(smem) + " B of shared memory and " + std::to_string(a.registersPerThread) +
                   " registers per thread fits on an SM of " + device_.name;
         t.refused = true;
         return t;

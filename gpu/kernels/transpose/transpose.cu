@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "cuda/cuda_check.h"
+#include "cuda/copy_ceiling.h"
+#include "cuda/kernel_resources.h"
 #include "cuda/schedule_record.cuh"
 #include "kernellab/transpose_phases.h"
 #include "transpose_backend.h"
@@ -190,7 +192,7 @@ class CudaBackend final : public Backend {
       return t;
     }
     const dim3 grid(g.gridX, g.gridY), block(g.tile, g.blockRows);
-    t.resources = queryResources(kernel, block.x * block.y);
+    t.resources = cuda::kernelResources(kernel, static_cast<int>(block.x * block.y), 0);
 
     // Poison: 0xFF bytes are a NaN in every float, so a kernel that writes nothing fails.
     KL_CUDA_CHECK(cudaMemsetAsync(out_.get(), 0xFF, out_.bytes(), stream_.get()));
@@ -216,42 +218,12 @@ class CudaBackend final : public Backend {
     KL_CUDA_CHECK(cudaMemcpy(out, out_.get(), out_.bytes(), cudaMemcpyDeviceToHost));
   }
 
-  Ceiling copyCeiling(int warmup, int reps) override {
-    Ceiling c;
-    c.name = "cudaMemcpy D2D";
-    c.bytes = 2.0 * static_cast<double>(in_.bytes());  // read + write
-    cuda::EventPair ev;
-    std::vector<double> samples;
-    for (int i = 0; i < warmup + reps; ++i) {
-      ev.start(stream_.get());
-      KL_CUDA_CHECK(cudaMemcpyAsync(out_.get(), in_.get(), in_.bytes(), cudaMemcpyDeviceToDevice,
-                                    stream_.get()));
-      ev.stop(stream_.get());
-      const double ms = ev.elapsedMs();
-      if (i >= warmup) samples.push_back(ms);
-    }
-    c.timing = summarize(samples, "cuda-events");
-    c.gbps = gigabytesPerSecond(c.bytes, c.timing.medianMs);
-    return c;
+  Ceiling copyCeiling(int warmup, int reps, const RunHooks& hooks) override {
+    return cuda::deviceCopyCeiling(out_.get(), in_.get(), in_.bytes(), stream_.get(), warmup, reps,
+                                   hooks);
   }
 
  private:
-  ResourceUsage queryResources(KernelFn kernel, int threads) {
-    cudaFuncAttributes a{};
-    KL_CUDA_CHECK(cudaFuncGetAttributes(&a, kernel));
-    ResourceUsage r;
-    r.registersPerThread = a.numRegs;
-    r.staticSharedBytes = static_cast<int>(a.sharedSizeBytes);
-    r.dynamicSharedBytes = 0;
-    r.localBytesPerThread = static_cast<int>(a.localSizeBytes);
-    r.maxThreadsPerBlock = a.maxThreadsPerBlock;
-    r.threadsPerBlock = threads;
-    int blocks = 0;
-    KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, 0));
-    r.maxActiveBlocksPerSM = blocks;
-    return r;
-  }
-
   std::vector<double> timeLaunches(KernelFn kernel, dim3 grid, dim3 block, const Geometry& g,
                                    cuda::BlockSlot* slots, int warmup, int reps,
                                    const RunHooks& hooks) {

@@ -32,7 +32,7 @@ class Backend {
                            const RunHooks& hooks) = 0;
   virtual void download(float* out) = 0;
   // Plain memory copy of the matrix (cudaMemcpy device to device, or memcpy), read + write bytes.
-  virtual Ceiling copyCeiling(int warmup, int reps) = 0;
+  virtual Ceiling copyCeiling(int warmup, int reps, const RunHooks& hooks) = 0;
 };
 
 std::unique_ptr<Backend> makeCpuBackend(const float* in, int64_t width, int64_t height);

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "kernellab/ceilings.h"
 #include "kernellab/transpose.h"
 #include "transpose_backend.h"
 
@@ -42,19 +43,8 @@ class CpuBackend final : public Backend {
     std::memcpy(out, out_.data(), out_.size() * sizeof(float));
   }
 
-  Ceiling copyCeiling(int warmup, int reps) override {
-    Ceiling c;
-    c.name = "memcpy (host)";
-    c.bytes = 2.0 * 4.0 * static_cast<double>(count_);
-    std::vector<double> samples;
-    for (int i = 0; i < warmup + reps; ++i) {
-      const auto t0 = std::chrono::steady_clock::now();
-      std::memcpy(out_.data(), in_, out_.size() * sizeof(float));
-      if (i >= warmup) samples.push_back(msSince(t0));
-    }
-    c.timing = summarize(samples, "cpu-steady-clock");
-    c.gbps = gigabytesPerSecond(c.bytes, c.timing.medianMs);
-    return c;
+  Ceiling copyCeiling(int warmup, int reps, const RunHooks& hooks) override {
+    return hostCopyCeiling(out_.data(), in_, out_.size() * sizeof(float), warmup, reps, hooks);
   }
 
  private:

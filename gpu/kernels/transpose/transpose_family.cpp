@@ -60,7 +60,7 @@ RunResult runTranspose(const RunRequest& r, const BackendDecision& d, const RunH
 
   if (r.measureCeilings) {
     hooks.report("measuring the copy ceiling", 0.05);
-    res.ceilings.push_back(backend->copyCeiling(r.warmup, r.repetitions));
+    res.ceilings.push_back(backend->copyCeiling(r.warmup, r.repetitions, hooks));
   }
 
   std::vector<float> out(r.verify ? static_cast<size_t>(count) : 0);
