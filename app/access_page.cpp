@@ -100,7 +100,7 @@ void AccessPage::refresh() {
                  .arg(primary->label, familyTitle(primary->run().request.family));
     else
       text = tr("No run selected: select a run in the Runs list, or run one.");
-    text += QLatin1Char(' ') + (panelFits ? tr("Shown meanwhile: the experiment panel's transpose settings (not run yet).")
+    text += QLatin1Char(' ') + (panelFits ? tr("Shown meanwhile: the experiment panel's settings (not run yet).")
                                           : tr("Shown meanwhile: the transpose paper's 2048 x 2048 matrix."));
     source_->setText(tr("Access pattern of %1 (not a run).").arg(requestSummary(request)));
     hint_->showHint(text, {{tr("Set up a transpose run"), tr("Matrix transpose, every variant, 2048 x 2048"),
@@ -121,19 +121,15 @@ void AccessPage::refresh() {
       (std::find(runVariants_.begin(), runVariants_.end(), current) == runVariants_.end() || current == "copy")) {
     auto pick = std::find_if(runVariants_.begin(), runVariants_.end(), [](const std::string& v) { return v != "copy"; });
     if (pick == runVariants_.end()) pick = runVariants_.begin();
-    view_->setSelection(QString::fromStdString(*pick), view_->block(), view_->warp());
     // Open on the first request that wastes (more sectors than needed, or a bank conflict).
-    const auto& requests = view_->report().requests;
-    for (size_t i = 0; i < requests.size(); ++i)
-      if (requests[i].sectors > requests[i].idealSectors || requests[i].conflictDegree > 1) {
-        view_->selectRequest(static_cast<int>(i));
-        break;
-      }
+    view_->selectFirstWasteWhenReady();
+    view_->setSelection(QString::fromStdString(*pick), view_->block(), view_->warp());
   }
 }
 
 QVector<widgets::ChartSpec> AccessPage::charts() const {
   if (runLabel_.isEmpty()) return {};
+  view_->waitForReport();  // the charts take its block, warp and bank model
   QVector<access::WarpReport> reports;
   for (const std::string& v : runVariants_) {
     access::AccessQuery q;
@@ -153,6 +149,7 @@ QVector<widgets::ChartSpec> AccessPage::charts() const {
 
 QImage AccessPage::snapshot() {
   if (runLabel_.isEmpty()) return {};
+  view_->waitForReport();
   return view_->grab().toImage();
 }
 

@@ -8,6 +8,8 @@
 #include <QTimer>
 #include <cstdio>
 
+#include "access_page.h"
+#include "access_view.h"
 #include "clusters_page.h"
 #include "experiment_panel.h"
 #include "gantt_view.h"
@@ -155,11 +157,12 @@ void Automation::afterRun() {
 }
 
 void Automation::settle() {
-  // Let the Clusters view make its points (and the KNN view its image) and OpenGL draw them
-  // before anything is captured.
+  // Let the Clusters view make its points (the KNN view its image, the Access view its model)
+  // and OpenGL draw them before anything is captured.
   if (auto* clusters = dynamic_cast<ClustersPage*>(window_->page(QStringLiteral("clusters"))))
     clusters->loader()->waitForIdle();
   if (auto* knn = dynamic_cast<KnnPage*>(window_->page(QStringLiteral("knn")))) knn->waitForImage();
+  if (auto* access = dynamic_cast<AccessPage*>(window_->page(QStringLiteral("access")))) access->view()->waitForReport();
   QApplication::processEvents();
   QTimer::singleShot(400, this, &Automation::finish);
 }

@@ -3,12 +3,14 @@
 #include "access_view.h"
 
 #include <QComboBox>
+#include <QEventLoop>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "access_diagram.h"
 #include "kernellab/errors.h"
@@ -107,6 +109,15 @@ AccessView::AccessView(QWidget* parent) : QWidget(parent) {
   summary_->setWordWrap(true);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   root->addWidget(summary_);
+
+  connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &AccessView::jobDone);
+  busyNote_.setSingleShot(true);
+  busyNote_.setInterval(250);
+  connect(&busyNote_, &QTimer::timeout, this, [this] {
+    description_->setText(tr("<i>Computing the access model of block (%1, %2), warp %3: a large "
+                             "problem makes its data first...</i>")
+                              .arg(blockX_->value()).arg(blockY_->value()).arg(warp_->value()));
+  });
 
   auto changed = [this] {
     recompute();
@@ -222,29 +233,92 @@ void AccessView::recompute() {
   q.block = {blockX_->value(), blockY_->value()};
   q.warp = warp_->value();
   q.ccMajor = banks_->currentData().toInt();
-  try {
-    report_ = access::analyze(q);
-  } catch (const InputError& e) {
-    // Keep the last good report on screen; say what is wrong with this selection.
-    error_->setText(QString::fromStdString(e.what()));
-    error_->show();
+  if (running_) {
+    pending_ = q;  // only the newest selection matters once the running one is done
     return;
   }
-  error_->hide();
-  {
-    const QSignalBlocker b1(blockX_), b2(blockY_), b3(warp_);
-    blockX_->setRange(0, report_.gridDim.x - 1);
-    blockY_->setRange(0, report_.gridDim.y - 1);
-    warp_->setRange(0, report_.warpsPerBlock - 1);
+  startJob(q);
+}
+
+void AccessView::startJob(const access::AccessQuery& q) {
+  running_ = true;
+  busyNote_.start();
+  watcher_.setFuture(QtConcurrent::run([q] {
+    Outcome o;
+    try {
+      o.report = access::analyze(q);
+    } catch (const std::exception& e) {
+      o.error = QString::fromStdString(e.what());
+    }
+    return o;
+  }));
+}
+
+void AccessView::jobDone() {
+  if (pending_) {
+    // The selection changed while this one was computed: its result is stale.
+    const access::AccessQuery next = *pending_;
+    pending_.reset();
+    startJob(next);
+    return;
+  }
+  busyNote_.stop();
+  running_ = false;
+  const Outcome o = watcher_.result();
+  if (!o.error.isEmpty()) {
+    // Keep the last good report on screen; say what is wrong with this selection.
+    selectWaste_ = false;
+    error_->setText(o.error);
+    error_->show();
+    describeReport();  // the busy note may stand there
+  } else {
+    error_->hide();
+    report_ = o.report;
+    applyReport();
+  }
+  emit reportReady();
+}
+
+bool AccessView::waitForReport(int timeoutMs) {
+  if (!running_) return true;
+  QEventLoop loop;
+  connect(this, &AccessView::reportReady, &loop, &QEventLoop::quit);
+  QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+  loop.exec();
+  return !running_;
+}
+
+void AccessView::describeReport() {
+  if (report_.kernel.empty()) {
+    description_->clear();  // nothing computed yet (the first selection failed)
+    return;
   }
   description_->setText(tr("<b>%1</b> (%2): %3. Warp %4 of %5.")
                             .arg(QString::fromStdString(report_.variant),
                                  QString::fromStdString(report_.kernel),
                                  QString::fromStdString(report_.description).toHtmlEscaped())
                             .arg(report_.warp).arg(report_.warpsPerBlock));
+}
+
+void AccessView::applyReport() {
+  {
+    const QSignalBlocker b1(blockX_), b2(blockY_), b3(warp_);
+    blockX_->setRange(0, report_.gridDim.x - 1);
+    blockY_->setRange(0, report_.gridDim.y - 1);
+    warp_->setRange(0, report_.warpsPerBlock - 1);
+  }
+  describeReport();
   fillTable();
   summary_->setText(tr("This warp: %1.\nWhole block: %2.")
                         .arg(totalsText(report_.warpTotals), totalsText(report_.blockTotals)));
+  if (selectWaste_) {
+    selectWaste_ = false;
+    for (size_t i = 0; i < report_.requests.size(); ++i)
+      if (report_.requests[i].sectors > report_.requests[i].idealSectors || report_.requests[i].conflictDegree > 1) {
+        selectRequest(static_cast<int>(i));
+        break;
+      }
+  }
 }
 
 void AccessView::fillTable() {

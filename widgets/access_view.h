@@ -3,11 +3,16 @@
 // lists the warp's requests in program order (global: sectors and lines against the ideal,
 // efficiency; shared: banks and conflict degree); the selected request is drawn below; warp and
 // block totals close. Computed from the family's own phase functions
-// (kernellab::access::analyze); no CUDA.
+// (kernellab::access::analyze) on a worker thread: a seed-size clustering trace makes its points
+// first and takes seconds, and the window must not stop for it. No CUDA.
 #pragma once
 
+#include <QFutureWatcher>
 #include <QPoint>
+#include <QTimer>
 #include <QWidget>
+
+#include <optional>
 
 #include "kernellab/access_model.h"
 #include "kernellab/request.h"
@@ -39,7 +44,15 @@ class AccessView : public QWidget {
   // 1 = 16 banks per half-warp (seed 000, cc 1.x); 2 and later = 32 banks per warp.
   void setComputeCapability(int major);
 
+  // The report of the last selection that computed without error (see busy()).
   const access::WarpReport& report() const { return report_; }
+  // A selection's model is being computed; reportReady follows.
+  bool busy() const { return running_; }
+  // Returns once no model is being computed (or after the timeout: false). For tests and exports.
+  bool waitForReport(int timeoutMs = 120000);
+  // Once the next model arrives, select its first wasteful request (more sectors than ideal, or a
+  // bank conflict): where a run's view opens.
+  void selectFirstWasteWhenReady() { selectWaste_ = true; }
   Family family() const { return request_.family; }
   QString variant() const;
   QString kernel() const;  // empty where a variant is one kernel
@@ -55,15 +68,31 @@ class AccessView : public QWidget {
   void selectionChanged(const QString& variant, QPoint block, int warp);
   void familyChanged(const QString& family);
   void kernelChanged(const QString& kernel);
+  // The model of the current selection is on screen (or its error is).
+  void reportReady();
 
  private:
+  // What analyze() returned for one query, computed away from the GUI thread.
+  struct Outcome {
+    access::WarpReport report;
+    QString error;
+  };
   void recompute();
+  void startJob(const access::AccessQuery& q);
+  void jobDone();
+  void applyReport();
+  void describeReport();
   void fillTable();
   void fillChoosers();
 
   RunRequest request_;
   bool haveRequest_ = false;
   access::WarpReport report_;
+  QFutureWatcher<Outcome> watcher_;
+  bool running_ = false;
+  std::optional<access::AccessQuery> pending_;  // the newest selection, while a job runs
+  bool selectWaste_ = false;
+  QTimer busyNote_;  // "Computing..." only for jobs slow enough to notice
   QComboBox* family_ = nullptr;
   QComboBox* variant_ = nullptr;
   QLabel* kernelLabel_ = nullptr;

@@ -91,10 +91,13 @@ int main(int argc, char** argv) {
   {
     AccessView v;
     v.setRequest(r);
+    v.waitForReport();
     v.setSelection(QStringLiteral("tiled"), {0, 0}, 0);
+    v.waitForReport();
     v.selectRequest(8);  // the first column read from the shared tile
     ok &= save(v, dir, QStringLiteral("access_view_tiled.png"), {1300, 900});
     v.setSelection(QStringLiteral("naive"), {0, 0}, 0);
+    v.waitForReport();
     v.selectRequest(1);  // the first strided store
     ok &= save(v, dir, QStringLiteral("access_view_naive.png"), {1300, 900});
   }
@@ -107,7 +110,9 @@ int main(int argc, char** argv) {
     k.clustering.d = 16;
     AccessView v;
     v.setRequest(k);
+    v.waitForReport();
     v.setSelection(QStringLiteral("shared-interleaved"), {2, 0}, 1);
+    v.waitForReport();
     v.selectRequest(1);  // the first point read
     ok &= save(v, dir, QStringLiteral("access_view_kmeans_interleaved.png"), {1300, 900});
     // KNN, one row at a time: a full row of the window is read by every lane at once.
@@ -115,7 +120,9 @@ int main(int argc, char** argv) {
     n.family = Family::Knn;
     AccessView w;
     w.setRequest(n);
+    w.waitForReport();
     w.setSelection(QStringLiteral("shared-row"), {0, 20}, 0);
+    w.waitForReport();
     w.selectRequest(400);  // a scan of a row wholly inside every lane's window: a broadcast
     ok &= save(w, dir, QStringLiteral("access_view_knn_shared_row.png"), {1300, 900});
   }

@@ -61,7 +61,9 @@ class TstAccessView : public QObject {
     AccessView v;
     v.resize(1100, 800);
     v.setRequest(transpose2048());
+    QVERIFY(v.waitForReport());
     v.setSelection("naive", {0, 0}, 0);
+    QVERIFY(v.waitForReport());
     QCOMPARE(v.variant(), QString("naive"));
     QCOMPARE(v.requestTable()->rowCount(), 8);
     const int store = firstRow(v, access::Space::Global, access::Kind::Store);
@@ -78,7 +80,9 @@ class TstAccessView : public QObject {
   void tiledColumnReadFillsOneBank() {
     AccessView v;
     v.setRequest(transpose2048());
+    QVERIFY(v.waitForReport());
     v.setSelection("tiled", {1, 1}, 2);
+    QVERIFY(v.waitForReport());
     const int read = firstRow(v, access::Space::Shared, access::Kind::Load);
     QVERIFY(read >= 0);
     QVERIFY(v.requestTable()->item(read, 8)->text().contains("32-way"));
@@ -92,6 +96,7 @@ class TstAccessView : public QObject {
     }
     QCOMPARE(full, 1);
     v.setSelection("padded", {1, 1}, 2);
+    QVERIFY(v.waitForReport());
     v.selectRequest(firstRow(v, access::Space::Shared, access::Kind::Load));
     for (int x : v.diagram()->bankHeights()) QCOMPARE(x, 1);
   }
@@ -101,8 +106,11 @@ class TstAccessView : public QObject {
     RunRequest r = transpose2048();
     r.launch.tile = 16;
     v.setRequest(r);
+    QVERIFY(v.waitForReport());
     v.setSelection("tiled", {0, 0}, 0);
+    QVERIFY(v.waitForReport());
     v.setComputeCapability(1);
+    QVERIFY(v.waitForReport());
     QCOMPARE(v.report().memory.banks, 16);
     v.selectRequest(firstRow(v, access::Space::Shared, access::Kind::Load));
     QCOMPARE(v.diagram()->bankHeights().size(), 16);
@@ -115,8 +123,10 @@ class TstAccessView : public QObject {
     AccessView v;
     v.resize(1100, 800);
     v.setRequest(kmeans16());
+    QVERIFY(v.waitForReport());
     QCOMPARE(v.kernel(), QString("assign"));
     v.setSelection("shared-interleaved", {2, 0}, 1);
+    QVERIFY(v.waitForReport());
     QVERIFY2(v.errorText().isEmpty(), qPrintable(v.errorText()));
     QCOMPARE(v.report().kernel, std::string("assignToClustersKernel"));
     const int points = rowOf(v, "points", access::Kind::Load);
@@ -138,6 +148,7 @@ class TstAccessView : public QObject {
     }
     QCOMPARE(used, 1);  // a broadcast: one word of one bank
     v.setSelection("shared-coalesced", {2, 0}, 1);
+    QVERIFY(v.waitForReport());
     const int coalesced = rowOf(v, "points", access::Kind::Load);
     QCOMPARE(v.requestTable()->item(coalesced, 5)->text(), QString("4 (4)"));
     QCOMPARE(v.requestTable()->item(coalesced, 7)->text(), QString("100.0 %"));
@@ -147,7 +158,9 @@ class TstAccessView : public QObject {
   void familyAndKernelChoosers() {
     AccessView v;
     v.setRequest(transpose2048());
+    QVERIFY(v.waitForReport());
     v.setSelection("padded", {1, 1}, 2);
+    QVERIFY(v.waitForReport());
     QVERIFY(v.kernel().isEmpty());  // a transpose variant is one kernel
     QSignalSpy family(&v, &AccessView::familyChanged);
     QSignalSpy kernel(&v, &AccessView::kernelChanged);
@@ -155,7 +168,9 @@ class TstAccessView : public QObject {
     small.clustering.n = 5000;
     small.clustering.k = 4;
     v.setRequest(small);
+    QVERIFY(v.waitForReport());
     v.setFamily(Family::KCenters);
+    QVERIFY(v.waitForReport());
     QCOMPARE(family.count(), 1);
     QCOMPARE(family.front().front().toString(), QString("kcenters"));
     QCOMPARE(v.block(), QPoint(0, 0));  // another grid: its first block
@@ -168,6 +183,7 @@ class TstAccessView : public QObject {
     QCOMPARE(v.report().kernel, std::string("kcentersDistanceKernel"));
     QCOMPARE(v.report().gridDim.x, 20);  // ceil(5000 / 256)
     v.setKernel("select");
+    QVERIFY(v.waitForReport());
     QCOMPARE(kernel.count(), 1);
     QCOMPARE(v.report().kernel, std::string("kcentersSelectKernel"));
     QCOMPARE(v.report().gridDim.x, 1);
@@ -179,8 +195,10 @@ class TstAccessView : public QObject {
     knn.knn.window = 4;
     knn.launch.threadsPerBlock = 64;
     v.setRequest(knn);
+    QVERIFY(v.waitForReport());
     QVERIFY(v.kernel().isEmpty());
     v.setSelection("shared-row", {0, 12}, 1);
+    QVERIFY(v.waitForReport());
     QVERIFY2(v.errorText().isEmpty(), qPrintable(v.errorText()));
     QCOMPARE(v.report().kernel, std::string("knnSharedRowKernel"));
     QCOMPARE(v.report().blockTotals.maxConflict, 1);
@@ -189,13 +207,46 @@ class TstAccessView : public QObject {
   void badSelectionKeepsTheLastReport() {
     AccessView v;
     v.setRequest(transpose2048());
+    QVERIFY(v.waitForReport());
     v.setSelection("copy", {0, 0}, 1);
+    QVERIFY(v.waitForReport());
     QVERIFY(v.errorText().isEmpty());
     const int rows = v.requestTable()->rowCount();
     v.setSelection("copy", {0, 0}, 12);  // 8 warps per block
+    QVERIFY(v.waitForReport());
     QVERIFY(v.errorText().contains("--warp 12 is outside 0..7"));
     QCOMPARE(v.report().warp, 1);
     QCOMPARE(v.requestTable()->rowCount(), rows);
+  }
+
+  void aLargeTraceLeavesTheWindowResponsive() {
+    // k-centers at N = 300,000, D = 64: the lens makes the points first (about 77 MB), which
+    // takes long enough to see. The GUI thread keeps turning meanwhile, and of the selections
+    // made while it computes only the last one is shown.
+    AccessView v;
+    RunRequest r;
+    r.family = Family::KCenters;
+    r.clustering.n = 300000;
+    r.clustering.k = 8;
+    r.clustering.d = 64;
+    r.launch.threadsPerBlock = 256;
+    int ticks = 0;
+    QTimer timer;
+    QObject::connect(&timer, &QTimer::timeout, [&] { ++ticks; });
+    timer.start(5);
+    QSignalSpy ready(&v, &AccessView::reportReady);
+    v.setRequest(r);
+    QVERIFY(v.busy());
+    v.setSelection("global-coalesced", {3, 0}, 2);
+    v.setSelection("shared-interleaved", {5, 0}, 4);
+    QVERIFY(v.waitForReport());
+    QCOMPARE(ready.count(), 1);  // the stale first selection was never shown
+    QVERIFY(!v.busy());
+    QVERIFY2(v.errorText().isEmpty(), qPrintable(v.errorText()));
+    QCOMPARE(v.report().variant, std::string("shared-interleaved"));
+    QCOMPARE(v.report().block.x, 5);
+    QCOMPARE(v.report().warp, 4);
+    QVERIFY2(ticks >= 2, qPrintable(QStringLiteral("the GUI timer ticked %1 times").arg(ticks)));
   }
 };
 

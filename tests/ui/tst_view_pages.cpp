@@ -172,6 +172,7 @@ class TstViewPages : public QObject {
     QVERIFY(runAndWait(w));
     auto* page = pageOf<AccessPage>(w, "access");
     QVERIFY(page);
+    QVERIFY(page->view()->waitForReport());  // computed on a worker thread
     QCOMPARE(page->runLabel(), w.selection().primaryRun()->label);
     QVERIFY(page->hint()->isHidden());
     // The first variant the run ran that is not the plain copy: naive, with its strided stores.
