@@ -10,16 +10,11 @@
 #include "kernellab/knn_phases.h"
 #include "kernellab/request.h"
 #include "kernellab/result.h"
+#include "kernellab/variant_table.h"
 
 namespace kernellab::knn {
 
-struct VariantInfo {
-  Variant variant;
-  const char* id;           // CLI / JSON name
-  const char* title;        // short label for charts
-  const char* kernel;       // CUDA kernel name
-  const char* explanation;  // one line: what this switch changes
-};
+using VariantInfo = EnumVariantInfo<Variant>;
 
 const std::vector<VariantInfo>& variants();
 const VariantInfo& info(Variant v);

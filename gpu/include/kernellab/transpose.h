@@ -8,17 +8,12 @@
 
 #include "kernellab/request.h"
 #include "kernellab/result.h"
+#include "kernellab/variant_table.h"
 #include "kernellab/transpose_phases.h"
 
 namespace kernellab::transpose {
 
-struct VariantInfo {
-  Variant variant;
-  const char* id;           // CLI / JSON name
-  const char* title;        // short label for charts
-  const char* kernel;       // CUDA kernel name
-  const char* explanation;  // one line: what this switch changes
-};
+using VariantInfo = EnumVariantInfo<Variant>;
 
 const std::vector<VariantInfo>& variants();
 const VariantInfo& info(Variant v);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Looking up and parsing variant ids in a family's variant table (a vector of entries with
-// `.variant` and `.id`), shared by the families whose variants are a plain enum.
+// A family's variant table entry, and looking up and parsing variant ids in such a table (a vector
+// of entries with `.variant` and `.id`), shared by the families whose variants are a plain enum.
 #pragma once
 
 #include <algorithm>
@@ -12,6 +12,23 @@
 #include "kernellab/text.h"
 
 namespace kernellab {
+
+template <class Variant>
+struct EnumVariantInfo {
+  Variant variant;
+  const char* id;           // CLI / JSON name
+  const char* title;        // short label for charts
+  const char* kernel;       // CUDA kernel name
+  const char* explanation;  // one line: what this switch changes
+};
+
+// The table's entry for `v` (the first entry if the table lacks it: every enum value has one).
+template <class Table, class Variant>
+const auto& variantEntry(const Table& table, Variant v) {
+  for (const auto& entry : table)
+    if (entry.variant == v) return entry;
+  return table.front();
+}
 
 template <class Table>
 auto variantFromId(const Table& table, const std::string& id)

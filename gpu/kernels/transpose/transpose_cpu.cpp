@@ -36,11 +36,7 @@ const std::vector<VariantInfo>& variants() {
   return table;
 }
 
-const VariantInfo& info(Variant v) {
-  for (const auto& i : variants())
-    if (i.variant == v) return i;
-  return variants().front();
-}
+const VariantInfo& info(Variant v) { return variantEntry(variants(), v); }
 
 std::optional<Variant> variantFromString(const std::string& id) {
   return variantFromId(variants(), id);
