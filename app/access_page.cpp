@@ -103,13 +103,19 @@ void AccessPage::refresh() {
     text += QLatin1Char(' ') + (panelFits ? tr("Shown meanwhile: the experiment panel's settings (not run yet).")
                                           : tr("Shown meanwhile: the transpose paper's 2048 x 2048 matrix."));
     source_->setText(tr("Access pattern of %1 (not a run).").arg(requestSummary(request)));
-    hint_->showHint(text, {{tr("Set up a transpose run"), tr("Matrix transpose, every variant, 2048 x 2048"),
-                            [this] {
-                              if (host()) host()->usePreset(transposePreset(), false);
-                            }},
-                           {tr("Run it"), tr("Run every transpose variant on 2048 x 2048 now"), [this] {
-                              if (host()) host()->usePreset(transposePreset(), true);
-                            }}});
+    if (panelFits)  // the model already shows the panel's settings: offer to run exactly those
+      hint_->showHint(text, {{tr("Run these settings"), tr("Run the experiment panel's settings now"),
+                              [this] {
+                                if (host()) host()->usePreset(panelRequest_, true);
+                              }}});
+    else
+      hint_->showHint(text, {{tr("Set up a transpose run"), tr("Matrix transpose, every variant, 2048 x 2048"),
+                              [this] {
+                                if (host()) host()->usePreset(transposePreset(), false);
+                              }},
+                             {tr("Run it"), tr("Run every transpose variant on 2048 x 2048 now"), [this] {
+                                if (host()) host()->usePreset(transposePreset(), true);
+                              }}});
   }
   shown_ = request;
   view_->setRequest(request);

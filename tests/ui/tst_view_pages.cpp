@@ -300,6 +300,39 @@ class TstViewPages : public QObject {
     QVERIFY(!chartNamed(charts, QStringLiteral("blocks")));  // the CPU knows no blocks per SM
   }
 
+  void accessHintRunsThePanelSettings() {
+    // No run yet and a k-centers panel: the model shows those settings, and the hint's one button
+    // runs exactly them (not a transpose preset).
+    MainWindow w(freshDir(QStringLiteral("access-hint")));
+    RunRequest r;
+    r.family = Family::KCenters;
+    r.variants = {"shared-coalesced"};
+    r.clustering.n = 3000;
+    r.clustering.k = 5;
+    r.clustering.d = 4;
+    r.repetitions = 1;
+    r.warmup = 0;
+    r.backend = BackendChoice::Cpu;
+    w.usePreset(r, false);
+    auto* access = pageOf<AccessPage>(w, "access");
+    QVERIFY(access->view()->waitForReport());
+    QVERIFY(!access->hint()->isHidden());
+    QVERIFY(access->runLabel().isEmpty());
+    QCOMPARE(access->view()->report().kernel, std::string("kcentersDistanceKernel"));
+    QVERIFY(!buttonNamed(access->hint(), QStringLiteral("Set up a transpose run")));
+    QPushButton* runIt = buttonNamed(access->hint(), QStringLiteral("Run these settings"));
+    QVERIFY(runIt);
+    QSignalSpy settled(&w, &MainWindow::runSettled);
+    runIt->click();
+    QVERIFY(settled.wait(120000));
+    QVERIFY(settled.first().at(0).toBool());
+    const RunResult& run = w.selection().primaryRun()->run();
+    QCOMPARE(run.request.family, Family::KCenters);
+    QCOMPARE(run.request.clustering.n, int64_t(3000));
+    QCOMPARE(access->runLabel(), w.selection().primaryRun()->label);
+    QVERIFY(access->hint()->isHidden());
+  }
+
   void hintsWhenTheRunDoesNotFit() {
     const QString knnFile = writeRun(smallKnn(), QStringLiteral("view-pages-knn.json"));
     MainWindow w(freshDir(QStringLiteral("hints")));
