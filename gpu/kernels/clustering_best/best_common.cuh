@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
-// Device pieces shared by the fused k-means engine and the cuBLAS peer: the warp's update-and-
-// score over 32 assigned points, the finalize kernel, and the resource query.
+// Pieces shared by the fused k-means engine and the cuBLAS peer: the warp's update-and-score over
+// 32 assigned points, the finalize kernel, and the device state both keep between iterations.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "best_engines.h"
 #include "cuda/cuda_check.h"
 #include "kernellab/result.h"
 
@@ -109,5 +114,34 @@ inline int currentComputeCapability() {
   KL_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
   return major * 10 + minor;
 }
+
+// What both k-means engines keep on the device from one iteration to the next (the centers of
+// this assignment and the next, the double accumulators, the labels) and the steps they share:
+// the first centers in, the finalize launch, the iteration's scores and counts, labels and
+// centers out. An engine adds its assignment kernels between useNextCenters() and finalize.
+class KMeansDeviceState : public KMeansEngine {
+ public:
+  void begin(const std::vector<float>& centers) override;
+  std::vector<int32_t> labels() const override;
+  std::vector<float> centers() const override;
+
+ protected:
+  KMeansDeviceState(int64_t n, int d, int k, cudaStream_t stream);
+  // Called by the engine once its own checks have passed, so a refused K or D allocates nothing.
+  void allocateState();
+  // The centers of this assignment: the initial ones, or the means the last finalize wrote.
+  void useNextCenters() { std::swap(centers_, next_); }
+  // kmeansFinalizeKernel on the stream (the caller times it).
+  void launchFinalize();
+  // The iteration's per-cluster scores and counts, once the finalize kernel has run.
+  void readScores(KMeansIteration& it) const;
+
+  int64_t n_;
+  int d_, k_;
+  cudaStream_t stream_;
+  cuda::DeviceBuffer<float> centers_, next_;
+  cuda::DeviceBuffer<double> sums_, scores_, outScores_;
+  cuda::DeviceBuffer<int> counts_, outCounts_, labels_;
+};
 
 }  // namespace kernellab::clustering::best

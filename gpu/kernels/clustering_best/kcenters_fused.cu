@@ -177,11 +177,8 @@ struct KCentersFused::Impl {
 
   void build() {
     smem = static_cast<size_t>((d + 7) / 8 * 8) * sizeof(float);
-    int device = 0;
-    KL_CUDA_CHECK(cudaGetDevice(&device));
-    int optin = 0, sms = 0;
-    KL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    KL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const cuda::LaunchLimits limits = cuda::currentLaunchLimits();
+    const int optin = limits.sharedPerBlockOptin, sms = limits.sms;
     if (smem + 64 > static_cast<size_t>(optin))
       throw InputError("best k-centers stages the center in shared memory: D = " +
                        std::to_string(d) + " needs " + std::to_string(smem) +

@@ -159,10 +159,10 @@ __global__ void __launch_bounds__(kThreads) updateScoreKernel(const float* __res
     }
 }
 
-class CublasKMeans final : public KMeansEngine {
+class CublasKMeans final : public KMeansDeviceState {
  public:
   CublasKMeans(const float* d_points, int64_t n, int d, int k, cudaStream_t stream)
-      : x_(d_points), n_(n), d_(d), k_(k), stream_(stream) {
+      : KMeansDeviceState(n, d, k, stream), x_(d_points) {
     const CublasApi& api = cublasApi();
     if (!api.error.empty()) throw InputError("the cublas peer cannot run here: " + api.error);
     if (n > INT_MAX) throw InputError("the cublas peer: N = " + std::to_string(n) + " is above cuBLAS's int limit");
@@ -170,10 +170,8 @@ class CublasKMeans final : public KMeansEngine {
     checkCublas(api.setStream(handle_, stream_), "cublasSetStream");
     // fp32 SGEMM: no TF32 (the default math mode; NVIDIA_TF32_OVERRIDE=1 would change it).
     checkCublas(api.setMathMode(handle_, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
-    int device = 0, optin = 0, sms = 0;
-    KL_CUDA_CHECK(cudaGetDevice(&device));
-    KL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    KL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const cuda::LaunchLimits limits = cuda::currentLaunchLimits();
+    const int optin = limits.sharedPerBlockOptin, sms = limits.sms;
     const size_t fixed = sizeof(double) * k + sizeof(int) * (k + 1) + 16;
     smemSums_ = fixed + sizeof(double) * size_t(k) * d <= static_cast<size_t>(optin);
     smem_ = fixed + (smemSums_ ? sizeof(double) * size_t(k) * d : 0);
@@ -184,30 +182,15 @@ class CublasKMeans final : public KMeansEngine {
     updateGrid_ = std::max(1, sms * std::max(1, perSM));
     g_.allocate(static_cast<size_t>(n) * k);
     cnorm_.allocate(size_t(k));
-    centers_.allocate(size_t(k) * d);
-    next_.allocate(size_t(k) * d);
-    sums_.allocate(size_t(k) * d);
-    scores_.allocate(size_t(k));
-    counts_.allocate(size_t(k));
-    outScores_.allocate(size_t(k));
-    outCounts_.allocate(size_t(k));
-    labels_.allocate(static_cast<size_t>(n));
+    allocateState();
   }
 
   ~CublasKMeans() override {
     if (handle_) cublasApi().destroy(handle_);
   }
 
-  void begin(const std::vector<float>& centers) override {
-    KL_CUDA_CHECK(cudaMemcpyAsync(next_.get(), centers.data(), next_.bytes(), cudaMemcpyHostToDevice, stream_));
-    KL_CUDA_CHECK(cudaMemsetAsync(sums_.get(), 0, sums_.bytes(), stream_));
-    KL_CUDA_CHECK(cudaMemsetAsync(scores_.get(), 0, scores_.bytes(), stream_));
-    KL_CUDA_CHECK(cudaMemsetAsync(counts_.get(), 0, counts_.bytes(), stream_));
-    KL_CUDA_CHECK(cudaMemsetAsync(labels_.get(), 0xFF, labels_.bytes(), stream_));
-  }
-
   KMeansIteration iterate(int /*iteration*/) override {
-    std::swap(centers_, next_);
+    useNextCenters();
     cuda::EventPair gemm, argmin, update, finalize;
     const float alpha = -2.f, beta = 0.f;
     gemm.start(stream_);
@@ -230,32 +213,14 @@ class CublasKMeans final : public KMeansEngine {
     KL_CUDA_CHECK_LAUNCH(stream_);
     update.stop(stream_);
     finalize.start(stream_);
-    kmeansFinalizeKernel<<<1, 1024, 0, stream_>>>(k_, d_, centers_.get(), next_.get(), sums_.get(),
-                                                  scores_.get(), counts_.get(), outScores_.get(),
-                                                  outCounts_.get());
-    KL_CUDA_CHECK_LAUNCH(stream_);
+    launchFinalize();
     finalize.stop(stream_);
     KMeansIteration it;
     it.kernelMs = {gemm.elapsedMs(), argmin.elapsedMs(), update.elapsedMs(), finalize.elapsedMs()};
-    it.clusterScore.resize(size_t(k_));
-    it.clusterCount.resize(size_t(k_));
-    KL_CUDA_CHECK(cudaMemcpy(it.clusterScore.data(), outScores_.get(), outScores_.bytes(), cudaMemcpyDeviceToHost));
-    KL_CUDA_CHECK(cudaMemcpy(it.clusterCount.data(), outCounts_.get(), outCounts_.bytes(), cudaMemcpyDeviceToHost));
+    readScores(it);
     return it;
   }
 
-  std::vector<int32_t> labels() const override {
-    KL_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    std::vector<int32_t> out(static_cast<size_t>(n_));
-    KL_CUDA_CHECK(cudaMemcpy(out.data(), labels_.get(), labels_.bytes(), cudaMemcpyDeviceToHost));
-    return out;
-  }
-  std::vector<float> centers() const override {
-    KL_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    std::vector<float> out(static_cast<size_t>(k_) * d_);
-    KL_CUDA_CHECK(cudaMemcpy(out.data(), centers_.get(), centers_.bytes(), cudaMemcpyDeviceToHost));
-    return out;
-  }
   std::vector<std::string> kernelNames() const override {
     return {"cublasSgemm", "argminKernel", "updateScoreKernel", "kmeansFinalizeKernel"};
   }
@@ -271,16 +236,11 @@ class CublasKMeans final : public KMeansEngine {
 
  private:
   const float* x_;
-  int64_t n_;
-  int d_, k_;
-  cudaStream_t stream_;
   cublasHandle_t handle_ = nullptr;
   bool smemSums_ = false;
   size_t smem_ = 0;
   int updateGrid_ = 1;
-  cuda::DeviceBuffer<float> g_, cnorm_, centers_, next_;
-  cuda::DeviceBuffer<double> sums_, scores_, outScores_;
-  cuda::DeviceBuffer<int> counts_, outCounts_, labels_;
+  cuda::DeviceBuffer<float> g_, cnorm_;
 };
 
 }  // namespace

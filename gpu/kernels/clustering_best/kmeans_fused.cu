@@ -420,10 +420,10 @@ int tilesFor(int k) {
   return 0;
 }
 
-class FusedKMeans final : public KMeansEngine {
+class FusedKMeans final : public KMeansDeviceState {
  public:
   FusedKMeans(const float* d_points, int64_t n, int d, int k, cudaStream_t stream)
-      : n_(n), d_(d), k_(k), stream_(stream) {
+      : KMeansDeviceState(n, d, k, stream) {
     if (currentComputeCapability() < 80)
       throw InputError("best k-means uses TF32 tensor cores and cp.async: it needs compute "
                        "capability 8.0 or newer; this GPU is " +
@@ -444,10 +444,8 @@ class FusedKMeans final : public KMeansEngine {
     p_.cPitch = centerPitch(p_.dpad);
     p_.vec = n % 4 == 0;
     p_.tiles = static_cast<int>((n + kTilePoints - 1) / kTilePoints);
-    int device = 0, optin = 0, sms = 0;
-    KL_CUDA_CHECK(cudaGetDevice(&device));
-    KL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    KL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const cuda::LaunchLimits limits = cuda::currentLaunchLimits();
+    const int optin = limits.sharedPerBlockOptin, sms = limits.sms;
     p_.smemSums = layoutFor(k, p_.kpad, p_.cPitch, d, true).total <= static_cast<size_t>(optin);
     smem_ = layoutFor(k, p_.kpad, p_.cPitch, d, p_.smemSums).total;
     if (smem_ > static_cast<size_t>(optin))
@@ -458,28 +456,12 @@ class FusedKMeans final : public KMeansEngine {
     KL_CUDA_CHECK(cudaFuncSetAttribute(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(smem_)));
     grid_ = std::max(1, std::min(p_.tiles, sms));
-    centers_.allocate(size_t(k) * d);
-    next_.allocate(size_t(k) * d);
-    sums_.allocate(size_t(k) * d);
-    scores_.allocate(size_t(k));
-    counts_.allocate(size_t(k));
-    outScores_.allocate(size_t(k));
-    outCounts_.allocate(size_t(k));
-    labels_.allocate(size_t(n));
+    allocateState();
     rechecked_.allocate(1);
   }
 
-  void begin(const std::vector<float>& centers) override {
-    KL_CUDA_CHECK(cudaMemcpyAsync(next_.get(), centers.data(), next_.bytes(), cudaMemcpyHostToDevice, stream_));
-    KL_CUDA_CHECK(cudaMemsetAsync(sums_.get(), 0, sums_.bytes(), stream_));
-    KL_CUDA_CHECK(cudaMemsetAsync(scores_.get(), 0, scores_.bytes(), stream_));
-    KL_CUDA_CHECK(cudaMemsetAsync(counts_.get(), 0, counts_.bytes(), stream_));
-    KL_CUDA_CHECK(cudaMemsetAsync(labels_.get(), 0xFF, labels_.bytes(), stream_));  // poison: -1
-  }
-
   KMeansIteration iterate(int /*iteration*/) override {
-    // The centers of this assignment: the initial ones, or the means the last finalize wrote.
-    std::swap(centers_, next_);
+    useNextCenters();
     p_.C = centers_.get();
     p_.sums = sums_.get();
     p_.scores = scores_.get();
@@ -493,35 +475,17 @@ class FusedKMeans final : public KMeansEngine {
     KL_CUDA_CHECK_LAUNCH(stream_);
     fused.stop(stream_);
     finalize.start(stream_);
-    kmeansFinalizeKernel<<<1, 1024, 0, stream_>>>(k_, d_, centers_.get(), next_.get(), sums_.get(),
-                                                  scores_.get(), counts_.get(), outScores_.get(),
-                                                  outCounts_.get());
-    KL_CUDA_CHECK_LAUNCH(stream_);
+    launchFinalize();
     finalize.stop(stream_);
     KMeansIteration it;
     it.kernelMs = {fused.elapsedMs(), finalize.elapsedMs()};
-    it.clusterScore.resize(size_t(k_));
-    it.clusterCount.resize(size_t(k_));
+    readScores(it);
     unsigned long long rechecked = 0;
-    KL_CUDA_CHECK(cudaMemcpy(it.clusterScore.data(), outScores_.get(), outScores_.bytes(), cudaMemcpyDeviceToHost));
-    KL_CUDA_CHECK(cudaMemcpy(it.clusterCount.data(), outCounts_.get(), outCounts_.bytes(), cudaMemcpyDeviceToHost));
     KL_CUDA_CHECK(cudaMemcpy(&rechecked, rechecked_.get(), sizeof rechecked, cudaMemcpyDeviceToHost));
     it.rechecked = static_cast<int64_t>(rechecked);
     return it;
   }
 
-  std::vector<int32_t> labels() const override {
-    KL_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    std::vector<int32_t> out(static_cast<size_t>(n_));
-    KL_CUDA_CHECK(cudaMemcpy(out.data(), labels_.get(), labels_.bytes(), cudaMemcpyDeviceToHost));
-    return out;
-  }
-  std::vector<float> centers() const override {
-    KL_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    std::vector<float> out(static_cast<size_t>(k_) * d_);
-    KL_CUDA_CHECK(cudaMemcpy(out.data(), centers_.get(), centers_.bytes(), cudaMemcpyDeviceToHost));
-    return out;
-  }
   std::vector<std::string> kernelNames() const override {
     return {"kmeansFusedKernel", "kmeansFinalizeKernel"};
   }
@@ -532,16 +496,10 @@ class FusedKMeans final : public KMeansEngine {
   }
 
  private:
-  int64_t n_;
-  int d_, k_;
-  cudaStream_t stream_;
   Params p_{};
   FusedFn kernel_ = nullptr;
   size_t smem_ = 0;
   int grid_ = 1;
-  cuda::DeviceBuffer<float> centers_, next_;
-  cuda::DeviceBuffer<double> sums_, scores_, outScores_;
-  cuda::DeviceBuffer<int> counts_, outCounts_, labels_;
   cuda::DeviceBuffer<unsigned long long> rechecked_;
 };
 

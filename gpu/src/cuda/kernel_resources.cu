@@ -27,4 +27,13 @@ ResourceUsage kernelResources(const void* kernel, int threadsPerBlock, size_t dy
   return r;
 }
 
+LaunchLimits currentLaunchLimits() {
+  int device = 0;
+  LaunchLimits l;
+  KL_CUDA_CHECK(cudaGetDevice(&device));
+  KL_CUDA_CHECK(cudaDeviceGetAttribute(&l.sharedPerBlockOptin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  KL_CUDA_CHECK(cudaDeviceGetAttribute(&l.sms, cudaDevAttrMultiProcessorCount, device));
+  return l;
+}
+
 }  // namespace kernellab::cuda

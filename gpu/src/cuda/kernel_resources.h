@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// What the runtime reports about a compiled kernel for one launch shape (CUDA translation units).
+// What the runtime reports about a compiled kernel for one launch shape, and the device limits
+// launches are sized by (CUDA translation units).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -17,6 +18,14 @@ ResourceUsage compiledResources(const void* kernel, int threadsPerBlock, size_t 
 
 // compiledResources plus cudaOccupancyMaxActiveBlocksPerMultiprocessor for that launch.
 ResourceUsage kernelResources(const void* kernel, int threadsPerBlock, size_t dynamicShared);
+
+// The current device's opt-in shared memory per block and its SM count: what the engines that
+// fill the GPU with one wave of blocks size their launches by.
+struct LaunchLimits {
+  int sharedPerBlockOptin = 0;
+  int sms = 0;
+};
+LaunchLimits currentLaunchLimits();
 
 // The same for a typed kernel pointer (__global__ functions of any signature).
 template <class Kernel>
