@@ -97,7 +97,9 @@ void AccessPage::refresh() {
                               }()))
                          .arg(deviceShort(run)));
   } else {
-    const bool panelFits = traced(panelRequest_.family);
+    // The panel's own files too must be regular files: a FIFO would hold the tracer forever.
+    const bool panelFits =
+        traced(panelRequest_.family) && namedFilesRefusal(panelRequest_, panelRequest_).isEmpty();
     request = panelFits ? panelRequest_ : transposePreset();
     QString text;
     if (const RunRef* primary = selection_.primaryRun())

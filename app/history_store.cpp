@@ -185,6 +185,18 @@ void HistoryStore::load() {
     if (!n.isEmpty()) emit problem(n);
 }
 
+void HistoryStore::refresh() {
+  const Index index = readIndex(readIndexBytes());
+  auto ids = [](const QVector<HistoryEntry>& list) {
+    QStringList out;
+    for (const HistoryEntry& e : list) out << e.id + QLatin1Char('#') + QString::number(e.number);
+    return out;
+  };
+  if (ids(index.entries) == ids(entries_)) return;
+  entries_ = index.entries;
+  emit changed();
+}
+
 const HistoryEntry* HistoryStore::find(const QString& id) const {
   for (const auto& e : entries_)
     if (e.id == id) return &e;

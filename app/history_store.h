@@ -50,6 +50,9 @@ class HistoryStore : public QObject {
   // quarantine/ (problem() says which and why).
   void load();
   const QVector<HistoryEntry>& entries() const { return entries_; }
+  // Takes the index as it is on disk now (another window's runs added, removed ones dropped),
+  // without reading any run file; emits changed() when the list differs.
+  void refresh();
   const HistoryEntry* find(const QString& id) const;
   const HistoryEntry* findByFile(const QString& path) const;
   QString directory() const { return dir_; }

@@ -251,6 +251,11 @@ void MainWindow::closeEvent(QCloseEvent* e) {
   QMainWindow::closeEvent(e);
 }
 
+void MainWindow::changeEvent(QEvent* e) {
+  if (e->type() == QEvent::ActivationChange && isActiveWindow()) history_->refresh();
+  QMainWindow::changeEvent(e);
+}
+
 ViewPage* MainWindow::page(const QString& id) const {
   for (const auto& p : pages_)
     if (p->id() == id) return p.get();

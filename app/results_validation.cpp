@@ -262,11 +262,19 @@ QString validateResults(const ResultsFile& file) {
   if (file.runs.empty()) return tr("the file holds no runs");
   if (!c.range(QStringLiteral("runs"), static_cast<int64_t>(file.runs.size()), 1, L::kMaxRuns))
     return c.problem;
+  // A sweep's runs are the product of its axes' values (a point that could not run is kept as
+  // a run that says so): the labels "#12 tpb=64" index the axes by run.
+  int64_t points = 1;
   for (size_t a = 0; a < file.sweep.size(); ++a) {
     const SweepAxis& axis = file.sweep[a];
     if (axis.name.empty()) return tr("sweep axis %1 has no name").arg(a + 1);
     if (axis.values.empty()) return tr("sweep axis '%1' has no values").arg(q(axis.name));
+    points = product(points, static_cast<int64_t>(axis.values.size()));
   }
+  if (!file.sweep.empty() && points != static_cast<int64_t>(file.runs.size()))
+    return tr("the sweep's axes make %L1 runs, but the file holds %L2")
+        .arg(points)
+        .arg(file.runs.size());
   for (size_t i = 0; i < file.runs.size() && !c.failed(); ++i) {
     const RunResult& run = file.runs[i];
     c.where = tr("run %1").arg(i + 1);

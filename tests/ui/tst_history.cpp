@@ -191,8 +191,15 @@ class TstHistory : public QObject {
     QSet<int> numbers;
     for (const HistoryEntry& e : fresh.entries()) numbers.insert(e.number);
     QCOMPARE(numbers.size(), 6);
-    // Each store sees the other's runs after its own last save.
+    // Each store sees the other's runs after its own last save, or when it looks again.
     QCOMPARE(b.entries().size(), 6);
+    QCOMPARE(a.entries().size(), 5);
+    QSignalSpy changed(&a, &HistoryStore::changed);
+    a.refresh();
+    QCOMPARE(a.entries().size(), 6);
+    QCOMPARE(changed.size(), 1);
+    a.refresh();
+    QCOMPARE(changed.size(), 1);
     // A removal in one store keeps the other's later runs.
     QVERIFY(a.remove(fresh.entries().front().id));
     const QString path = HistoryStore::writeRunFile(dir, kltest::smallKMeans(20, 2, 2), &error);

@@ -153,6 +153,8 @@ class TstHostileResults : public QObject {
                              << "holds no runs";
     QTest::newRow("huge transpose") << "transpose"
                                     << "transpose width = 4294967296 is above";
+    QTest::newRow("sweep not the runs") << "sweep"
+                                        << "the sweep's axes make 3 runs, but the file holds 1";
   }
   void everyIndexIsCheckedBeforeUse() {
     QFETCH(QString, field);
@@ -169,6 +171,8 @@ class TstHostileResults : public QObject {
       file.runs[0].variants[0].schedule = {BlockRecord{0, 1, 20, 10, 0, 0}};
     if (field == QLatin1String("device")) file.runs[0].device.maxThreadsPerBlock = 2147483647;
     if (field == QLatin1String("no-runs")) file.runs.clear();
+    if (field == QLatin1String("sweep"))
+      file.sweep.push_back(SweepAxis{"tpb", {"64", "128", "256"}});
     if (field == QLatin1String("transpose")) {
       file.runs[0].request.family = Family::Transpose;
       file.runs[0].request.transpose.width = int64_t(1) << 32;
