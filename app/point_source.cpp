@@ -102,7 +102,7 @@ DatasetPoints makeDatasetPoints(const ClusteringProblem& problem, uint64_t seed,
                       set.values.begin() + (i + 1) * set.d);
       out.values = std::make_shared<const std::vector<float>>(std::move(values));
       out.n = static_cast<int64_t>(out.indices.size());
-      out.sampleNote = "showing " + grouped(out.n) + " of " + grouped(set.n) +
+      out.sampleNote = "Showing " + grouped(out.n) + " of " + grouped(set.n) +
                        " points of the file, an even sample";
     } else {
       out.n = set.n;
@@ -134,7 +134,7 @@ DatasetPoints makeDatasetPoints(const ClusteringProblem& problem, uint64_t seed,
   out.values = std::make_shared<const std::vector<float>>(std::move(set.values));
   if (out.n < problem.n) {
     out.indices = std::move(indices);
-    out.sampleNote = "showing " + grouped(out.n) + " of " + grouped(problem.n) +
+    out.sampleNote = "Showing " + grouped(out.n) + " of " + grouped(problem.n) +
                      " points, regenerated from the request's seed";
   }
   return out;

@@ -30,7 +30,7 @@ struct DatasetPoints {
   std::string source;          // how the points were made, or the file they came from
   int64_t total = 0;           // points in the data set (N)
   std::vector<int64_t> indices;  // data-set index of each point held, ascending; empty: all
-  std::string sampleNote;        // "showing 200,000 of 10,000,000 points, ..." when a sample
+  std::string sampleNote;        // "Showing 200,000 of 10,000,000 points, ..." when a sample
 };
 
 // The data-set indices of a sample of `count` of `total` points: one per equal stratum, at a

@@ -232,7 +232,7 @@ class TstHostileResults : public QObject {
     QVERIFY(g.n <= 200000);
     QCOMPARE(g.total, int64_t(600000000));
     QVERIFY2(page->view()->captionText().contains(
-                 QStringLiteral("showing 200,000 of 600,000,000 points")),
+                 QStringLiteral("Showing 200,000 of 600,000,000 points")),
              qPrintable(page->view()->captionText()));
     // The sample's points are the full set's: point i of the sample is point sourceIndex[i].
     const std::vector<int64_t> pick{(*g.sourceIndex)[5]};
