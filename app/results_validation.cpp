@@ -142,9 +142,10 @@ void checkClustering(Checker& c, const RunRequest& r, const ClusteringOutput& o)
                         L::kMaxPoints)) {
       return;
     }
+    // -1 marks a point without a cluster (noise), as gpu/'s validator of issue 16 accepts.
     for (size_t i = 0; i < o.labels.size(); ++i)
-      if (o.labels[i] < 0 || o.labels[i] >= p.k)
-        return void(c.fail(tr("label %1 at point %L2 is outside 0..%3 (K = %4)")
+      if (o.labels[i] < -1 || o.labels[i] >= p.k)
+        return void(c.fail(tr("label %1 at point %L2 is outside -1..%3 (K = %4)")
                                .arg(o.labels[i])
                                .arg(i)
                                .arg(p.k - 1)
@@ -175,6 +176,20 @@ void checkClustering(Checker& c, const RunRequest& r, const ClusteringOutput& o)
     if (s < 0 || s > L::kMaxPoints)
       return void(c.fail(tr("cluster size %1 is outside 0..%2").arg(s).arg(L::kMaxPoints)));
   c.range(QStringLiteral("iterations"), o.iterations, 0, 100000000);
+}
+
+// k-centers names the point each center was chosen at.
+void checkIterations(Checker& c, const RunRequest& r, const VariantResult& v) {
+  const bool generated = r.clustering.inputPath.empty();
+  const int64_t n = generated      ? r.clustering.n
+                    : v.clustering ? static_cast<int64_t>(v.clustering->labels.size())
+                                   : 0;
+  for (const IterationRecord& it : v.iterations)
+    if (it.chosenPoint < -1 || (n > 0 && it.chosenPoint >= n))
+      return void(c.fail(tr("iteration %1 chose point %2, outside 0..%3")
+                             .arg(it.iteration)
+                             .arg(it.chosenPoint)
+                             .arg(n - 1)));
 }
 
 void checkKnn(Checker& c, const RunRequest& r, const KnnDetails& k) {
@@ -223,8 +238,10 @@ void checkVariant(Checker& c, const RunRequest& r, const VariantResult& v) {
     if (b.endNs < b.startNs)
       return void(c.fail(tr("block record %L1 ends before it starts").arg(i)));
   }
-  if (v.clustering && (r.family == Family::KMeans || r.family == Family::KCenters))
-    checkClustering(c, r, *v.clustering);
+  if (r.family == Family::KMeans || r.family == Family::KCenters) {
+    if (v.clustering) checkClustering(c, r, *v.clustering);
+    if (!c.failed()) checkIterations(c, r, v);
+  }
   if (c.failed()) return;
   if (v.knn && r.family == Family::Knn) checkKnn(c, r, *v.knn);
 }

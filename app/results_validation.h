@@ -34,13 +34,13 @@ struct ResultsLimits {
   static constexpr int64_t kMaxRegisters = 1 << 24;    // per SM or per block
 };
 
-// Every index and size the window uses, checked: sweep axes non-empty and consistent with the
-// runs, labels in [0, K), center indices and chosen points in [0, N), neighbour indices inside
-// the image, array lengths matching the request (N labels, K x D centers, rows x cols x k
+// Every index and size the window uses, checked: sweep axes non-empty and making the runs,
+// labels in -1..K-1 (-1: noise), center indices and chosen points in 0..N-1, neighbour indices
+// inside the image, array lengths matching the request (N labels, K x D centers, rows x cols x k
 // neighbours), block records on a plausible SM with end >= start, device and launch numbers in
 // range. Returns an empty string when the file is fine, otherwise the first problem found,
 // naming the value and the limit ("run 1, variant 'best': label 2147483646 at point 7 is
-// outside 0..99 (K = 100)").
+// outside -1..99 (K = 100)").
 QString validateResults(const kernellab::ResultsFile& file);
 
 struct ResultsRead {

@@ -127,7 +127,7 @@ class TstHostileResults : public QObject {
     QString error;
     QVERIFY(!w.openPath(path(QStringLiteral("label.json")), &error));
     QVERIFY2(t.elapsed() < 1000, qPrintable(QString::number(t.elapsed())));
-    QVERIFY2(error.contains(QStringLiteral("label 2147483646 at point 7 is outside 0..3 (K = 4)")),
+    QVERIFY2(error.contains(QStringLiteral("label 2147483646 at point 7 is outside -1..3 (K = 4)")),
              qPrintable(error));
     QVERIFY(w.history()->entries().isEmpty());
   }
@@ -136,7 +136,7 @@ class TstHostileResults : public QObject {
     QTest::addColumn<QString>("field");
     QTest::addColumn<QString>("says");
     QTest::newRow("negative label") << "label"
-                                    << "label -1 at point 7";
+                                    << "label -2 at point 7";
     QTest::newRow("labels not N") << "short"
                                   << "labels has 999 entries, expected 1000";
     QTest::newRow("centers not KxD") << "centers"
@@ -155,13 +155,15 @@ class TstHostileResults : public QObject {
                                     << "transpose width = 4294967296 is above";
     QTest::newRow("sweep not the runs") << "sweep"
                                         << "the sweep's axes make 3 runs, but the file holds 1";
+    QTest::newRow("chosen point") << "chosen"
+                                  << "iteration 2 chose point 5000, outside 0..999";
   }
   void everyIndexIsCheckedBeforeUse() {
     QFETCH(QString, field);
     QFETCH(QString, says);
     ResultsFile file = kltest::smallKMeans(1000, 4, 3);
     ClusteringOutput& out = *file.runs[0].variants[0].clustering;
-    if (field == QLatin1String("label")) out.labels[7] = -1;
+    if (field == QLatin1String("label")) out.labels[7] = -2;
     if (field == QLatin1String("short")) out.labels.pop_back();
     if (field == QLatin1String("centers")) out.centers.resize(5);
     if (field == QLatin1String("center-index")) out.centerIndices = {0, 1000};
@@ -171,6 +173,12 @@ class TstHostileResults : public QObject {
       file.runs[0].variants[0].schedule = {BlockRecord{0, 1, 20, 10, 0, 0}};
     if (field == QLatin1String("device")) file.runs[0].device.maxThreadsPerBlock = 2147483647;
     if (field == QLatin1String("no-runs")) file.runs.clear();
+    if (field == QLatin1String("chosen")) {
+      IterationRecord it;
+      it.iteration = 2;
+      it.chosenPoint = 5000;
+      file.runs[0].variants[0].iterations.push_back(it);
+    }
     if (field == QLatin1String("sweep"))
       file.sweep.push_back(SweepAxis{"tpb", {"64", "128", "256"}});
     if (field == QLatin1String("transpose")) {
