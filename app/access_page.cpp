@@ -13,6 +13,7 @@
 #include "model_charts.h"
 #include "page_hint.h"
 #include "page_presets.h"
+#include "results_validation.h"
 #include "run_text.h"
 
 namespace kernellab::app {
@@ -70,6 +71,12 @@ void AccessPage::showRequest(const RunRequest& request) {
 
 void AccessPage::refresh() {
   const RunRef* ref = selection_.pick([](const RunResult& r) { return traced(r.request.family); });
+  // Tracing reads the files a run's request names (points, centers, image): only those the
+  // panel names too (a results file is data, never a command).
+  QString refused;
+  if (ref) refused = namedFilesRefusal(ref->run().request, panelRequest_);
+  const QString refusedRun = ref && !refused.isEmpty() ? ref->label : QString();
+  if (!refused.isEmpty()) ref = nullptr;
   RunRequest request;
   const QString previousRun = runLabel_;
   runVariants_.clear();
@@ -90,7 +97,9 @@ void AccessPage::refresh() {
                               }()))
                          .arg(deviceShort(run)));
   } else {
-    const bool panelFits = traced(panelRequest_.family);
+    // The panel's own files too must be regular files: a FIFO would hold the tracer forever.
+    const bool panelFits =
+        traced(panelRequest_.family) && namedFilesRefusal(panelRequest_, panelRequest_).isEmpty();
     request = panelFits ? panelRequest_ : transposePreset();
     QString text;
     if (const RunRef* primary = selection_.primaryRun())
@@ -100,6 +109,8 @@ void AccessPage::refresh() {
                  .arg(primary->label, familyTitle(primary->run().request.family));
     else
       text = tr("No run selected: select a run in the Runs list, or run one.");
+    if (!refused.isEmpty())
+      text = tr("The access model of run %1 is not shown: %2.").arg(refusedRun, refused);
     text += QLatin1Char(' ') + (panelFits ? tr("Shown meanwhile: the experiment panel's settings (not run yet).")
                                           : tr("Shown meanwhile: the transpose paper's 2048 x 2048 matrix."));
     source_->setText(tr("Access pattern of %1 (not a run).").arg(requestSummary(request)));

@@ -6,6 +6,7 @@
 
 #include "clusters_view.h"
 #include "point_cloud_view.h"
+#include "results_validation.h"
 #include "run_text.h"
 
 namespace kernellab::app {
@@ -120,6 +121,16 @@ void ClustersPage::refresh() {
            "clustering results file."));
     return;
   }
+  if (mode_ != Mode::Preview) {
+    // A run's request is data: a points file it names is read only when the panel names it too.
+    const QString refusal = namedFileRefusal(problem.inputPath, request_.clustering.inputPath);
+    if (!refusal.isEmpty()) {
+      wantedKey_.clear();
+      shownPointsKey_.clear();
+      view_->setMessage(tr("The points of this run are not shown: %1.").arg(refusal));
+      return;
+    }
+  }
   wantedKey_ = DatasetLoader::key(problem, seed, view_->twoD());
   if (loader_.currentKey() == wantedKey_ && !loader_.busy()) {
     apply();
@@ -164,16 +175,22 @@ void ClustersPage::apply() {
   view_->setColorChoices(choices, choices.isEmpty() ? -1 : current);
 
   const QString chosen = choiceVariants_.value(current);
-  const int64_t n = d.points->n;
+  const int64_t n = d.points->total;  // the data set's points; the view may hold a sample of them
+  const QString sample = d.points->sampleNote.empty()
+                             ? QString()
+                             : QStringLiteral("\n") + QString::fromStdString(d.points->sampleNote);
   if (chosen == kGenerator || chosen.isEmpty()) {
     const QString what = mode_ == Mode::Preview ? tr("Preview of the data the next run uses") : tr("Generator clusters");
     view_->setAssignment(d.points->truth, {}, false,
                          tr("%1: N = %L2, K = %3, D = %4\n%5")
-                             .arg(what)
-                             .arg(n)
-                             .arg(mode_ == Mode::Preview ? request_.clustering.k : (run ? run->request.clustering.k : liveRequest_.clustering.k))
-                             .arg(d.points->d)
-                             .arg(QString::fromStdString(d.points->source)));
+                                 .arg(what)
+                                 .arg(n)
+                                 .arg(mode_ == Mode::Preview ? request_.clustering.k
+                                                             : (run ? run->request.clustering.k
+                                                                    : liveRequest_.clustering.k))
+                                 .arg(d.points->d)
+                                 .arg(QString::fromStdString(d.points->source)) +
+                             sample);
     return;
   }
   const ClusteringOutput* out = nullptr;
@@ -195,16 +212,21 @@ void ClustersPage::apply() {
                     .arg(out->centers.size() / std::max(1, d.points->d));
   }
   if (!out) return;
-  std::vector<int32_t> labels = out->labels;
-  if (!labels.empty() && static_cast<int64_t>(labels.size()) != n) {
-    caption += tr("\n%L1 labels for %L2 points: the points differ from the run's; labels not shown.")
-                   .arg(labels.size())
-                   .arg(n);
-    labels.clear();
-  } else if (labels.empty()) {
+  std::vector<int32_t> labels;
+  const bool whole = static_cast<int64_t>(out->labels.size()) == n;
+  if (!out->labels.empty() && !whole) {
+    caption +=
+        tr("\n%L1 labels for %L2 points: the points differ from the run's; labels not shown.")
+            .arg(out->labels.size())
+            .arg(n);
+  } else if (out->labels.empty()) {
     caption += tr("\nThe run did not keep labels (keep_labels = false): centers only.");
+  } else {
+    labels = labelsOfSample(*d.points, out->labels);  // the labels of the points shown
   }
-  view_->setAssignment(std::move(labels), out->centers, family == Family::KCenters, caption);
+  caption += sample;
+  view_->setAssignment(std::move(labels), out->centers, family == Family::KCenters, caption,
+                       whole && !d.points->indices.empty() ? out->labels : std::vector<int32_t>());
 }
 
 QImage ClustersPage::snapshot() {

@@ -57,7 +57,11 @@ void DatasetLoader::startJob(const Job& job) {
     d.pointsKey = pk;
     try {
       d.points = reuse ? reuse : std::make_shared<const DatasetPoints>(makeDatasetPoints(job.problem, job.seed));
-      d.geometry = widgets::cloud::makeCloudGeometry(d.points->values, d.points->n, d.points->d, job.twoD);
+      const DatasetPoints& pts = *d.points;
+      d.geometry = widgets::cloud::makeCloudGeometry(
+          pts.values, pts.n, pts.d, job.twoD, pts.total,
+          pts.indices.empty() ? nullptr
+                              : std::make_shared<const std::vector<int64_t>>(pts.indices));
     } catch (const std::exception& e) {
       d.error = QString::fromStdString(e.what());
       d.points.reset();

@@ -11,6 +11,7 @@
 #include "model_charts.h"
 #include "page_hint.h"
 #include "page_presets.h"
+#include "results_validation.h"
 #include "run_text.h"
 
 namespace kernellab::app {
@@ -45,6 +46,17 @@ void KnnPage::showRuns(const RunSelection& selection) {
   refresh();
 }
 
+void KnnPage::showRequest(const RunRequest& request) {
+  if (request.knn.inputPath == panelImagePath_) return;
+  panelImagePath_ = request.knn.inputPath;
+  // The shown run's image file may be readable now (or no longer).
+  if (const RunRef* ref = selection_.pick(&isKnn);
+      ref && !ref->run().request.knn.inputPath.empty()) {
+    imageKey_.clear();
+    refresh();
+  }
+}
+
 void KnnPage::refresh() {
   const RunRef* ref = selection_.pick(&isKnn);
   const QString previous = runLabel_;
@@ -77,7 +89,10 @@ void KnnPage::refresh() {
     imageKey_ = key;
     image_.reset();
     imageProblem_.clear();
-    if (values > kMaxImageValues)
+    const QString refusal = namedFileRefusal(run.request.knn.inputPath, panelImagePath_);
+    if (!refusal.isEmpty())
+      imageProblem_ = tr("The image is not drawn: %1; the charts show the variants.").arg(refusal);
+    else if (values > kMaxImageValues)
       imageProblem_ = tr("The image (%1 x %2 x %3 = %L4 values) is too large to draw here; the charts show the variants.")
                           .arg(run.request.knn.rows).arg(run.request.knn.cols).arg(run.request.knn.components)
                           .arg(values, 0, 'f', 0);

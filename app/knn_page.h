@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The KNN tab (seed 002): the shown KNN run's image (regenerated from its request, or read from
-// its input file) with a pixel's window and neighbours, and the variants' time and occupancy
+// its input file when the experiment panel names the same file: a results file never makes the
+// window read a file) with a pixel's window and neighbours, and the variants' time and occupancy
 // side by side.
 #pragma once
 
@@ -37,6 +38,7 @@ class KnnPage : public QObject, public ViewPage {
   QString title() const override { return tr("KNN"); }
   QWidget* widget() override;
   void showRuns(const RunSelection& selection) override;
+  void showRequest(const kernellab::RunRequest& request) override;
   QVector<widgets::ChartSpec> charts() const override;
   QImage snapshot() override;
 
@@ -58,6 +60,7 @@ class KnnPage : public QObject, public ViewPage {
   widgets::KnnView* view_ = nullptr;
   RunSelection selection_;
   QString runLabel_;
+  std::string panelImagePath_;  // the image file the experiment panel names (the user's choice)
   QString imageKey_;       // the request fields the wanted image comes from
   QString imageProblem_;   // why that image is not drawn
   std::shared_ptr<const kernellab::knn::Image> image_;

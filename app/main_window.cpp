@@ -28,6 +28,7 @@
 #include "kernellab/experiment.h"
 #include "kernellab/json_io.h"
 #include "message_banner.h"
+#include "results_validation.h"
 #include "run_coordinator.h"
 #include "window_actions.h"
 
@@ -126,6 +127,9 @@ void MainWindow::buildUi() {
   connect(panel_, &widgets::ExperimentPanel::cancelRequested, this, &MainWindow::cancelRun);
   connect(cancel_, &QPushButton::clicked, this, &MainWindow::cancelRun);
   connect(history_, &HistoryStore::changed, this, [this] { historyDock_->setEntries(history_->entries()); });
+  connect(history_, &HistoryStore::problem, this, [this](const QString& text) {
+    banner_->showMessage(text, widgets::MessageBanner::Level::Warning);
+  });
   connect(historyDock_, &HistoryDock::selectionChanged, this, &MainWindow::selectEntries);
   connect(historyDock_, &HistoryDock::removeRequested, this, [this](const QString& id) {
     history_->remove(id);
@@ -247,6 +251,11 @@ void MainWindow::closeEvent(QCloseEvent* e) {
   QMainWindow::closeEvent(e);
 }
 
+void MainWindow::changeEvent(QEvent* e) {
+  if (e->type() == QEvent::ActivationChange && isActiveWindow()) history_->refresh();
+  QMainWindow::changeEvent(e);
+}
+
 ViewPage* MainWindow::page(const QString& id) const {
   for (const auto& p : pages_)
     if (p->id() == id) return p.get();
@@ -321,7 +330,10 @@ bool MainWindow::openPath(const QString& path, QString* error) {
   const QString suffix = QFileInfo(path).suffix().toLower();
   QString why;
   if (suffix == QLatin1String("csv") || suffix == QLatin1String("npy")) {
+    const std::string chosen = QFileInfo(path).absoluteFilePath().toStdString();
     if (!QFileInfo(path).isReadable()) why = tr("cannot open '%1' for reading").arg(path);
+    else if (const QString refusal = namedFileRefusal(chosen, chosen); !refusal.isEmpty())
+      why = refusal;
     else {
       RunRequest r = panel_->request();
       if (r.family != Family::KMeans && r.family != Family::KCenters) r.family = Family::KMeans;
@@ -332,19 +344,19 @@ bool MainWindow::openPath(const QString& path, QString* error) {
       return true;
     }
   } else {
-    try {
-      auto file = std::make_shared<const ResultsFile>(readResultsFile(path.toStdString()));
-      HistoryEntry e;
-      if (history_->import(file, tr("opened %1").arg(QFileInfo(path).absoluteFilePath()), &e, &why)) {
-        selectEntries({e.id}, e.id);
-        banner_->showMessage(tr("Opened %1: %n run(s) from %2, kept as run #%3.", nullptr, e.runs)
-                                 .arg(QFileInfo(path).fileName(), e.device)
-                                 .arg(e.number),
-                             widgets::MessageBanner::Level::Info);
-        return true;
-      }
-    } catch (const std::exception& ex) {
-      why = QString::fromStdString(ex.what());
+    // Read as data: no blocking on a FIFO or device, every index checked, nothing it names read.
+    const ResultsRead read = readResultsForWindow(path);
+    why = read.error;
+    HistoryEntry e;
+    if (read.file &&
+        history_->import(read.file, read.sha1,
+                         tr("opened %1").arg(QFileInfo(path).absoluteFilePath()), &e, &why)) {
+      selectEntries({e.id}, e.id);
+      banner_->showMessage(tr("Opened %1: %n run(s) from %2, kept as run #%3.", nullptr, e.runs)
+                               .arg(QFileInfo(path).fileName(), e.device)
+                               .arg(e.number),
+                           widgets::MessageBanner::Level::Info);
+      return true;
     }
   }
   showError(tr("Cannot open: %1").arg(why));

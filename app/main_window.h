@@ -71,6 +71,8 @@ class MainWindow : public QMainWindow, public PageHost {
 
  protected:
   void closeEvent(QCloseEvent* e) override;
+  // Coming back to the window shows the runs another window added to the shared history.
+  void changeEvent(QEvent* e) override;
 
  private:
   void buildUi();

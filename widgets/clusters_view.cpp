@@ -181,15 +181,19 @@ void ClustersView::setCloud(std::shared_ptr<const cloud::CloudGeometry> geometry
   pinned_ = -1;
   if (geometry) {
     const auto& p = geometry->projection;
+    // A sample of a larger set says so: "200,000 of 10,000,000 points".
+    const QString points = geometry->total > geometry->n
+                               ? tr("%L1 of %L2 points").arg(geometry->n).arg(geometry->total)
+                               : tr("%L1 points").arg(geometry->n);
     if (p.identity) {
-      projection_->setText(geometry->d <= 3 ? tr("%L1 points, D = %2: coordinates as they are")
-                                                  .arg(geometry->n).arg(geometry->d)
-                                            : QString());
+      projection_->setText(
+          geometry->d <= 3 ? tr("%1, D = %2: coordinates as they are").arg(points).arg(geometry->d)
+                           : QString());
     } else {
       double share = 0;
       for (double e : p.explained) share += e;
-      projection_->setText(tr("%L1 points, D = %2: PCA to %3 components (%4 % of the variance)")
-                               .arg(geometry->n)
+      projection_->setText(tr("%1, D = %2: PCA to %3 components (%4 % of the variance)")
+                               .arg(points)
                                .arg(geometry->d)
                                .arg(p.outputDims)
                                .arg(share * 100.0, 0, 'f', 1));
@@ -205,7 +209,8 @@ void ClustersView::setCloud(std::shared_ptr<const cloud::CloudGeometry> geometry
 }
 
 void ClustersView::setAssignment(std::vector<int32_t> labels, const std::vector<float>& centers,
-                                 bool numbered, const QString& caption) {
+                                 bool numbered, const QString& caption,
+                                 const std::vector<int32_t>& allLabels) {
   centers_ = centers;
   numbered_ = numbered;
   const auto& g = geometry_;
@@ -220,7 +225,7 @@ void ClustersView::setAssignment(std::vector<int32_t> labels, const std::vector<
   std::vector<int64_t> order;
   if (numbered)
     for (size_t c = 0; c < marks.size(); ++c) order.push_back(static_cast<int64_t>(c));
-  counts_ = countClusters(labels, order);
+  counts_ = countClusters(allLabels.empty() ? labels : allLabels, order);
   labels_ = std::move(labels);
   if (cloud_) {
     cloud_->setLabels(labels_);
@@ -290,7 +295,7 @@ void ClustersView::showDetails(qint64 index) {
                                                      : QString::number(labels[static_cast<size_t>(index)]);
   const float* v = g->values->data() + index * g->d;
   QString text = tr("<b>Point %L1</b>%2<br>Cluster: %3<br>Coordinates: (%4)")
-                     .arg(index)
+                     .arg(g->dataSetIndex(index))
                      .arg(index == pinned_ ? tr(" (pinned)") : QString())
                      .arg(cluster, coordinates(v, g->d));
   if (!g->projection.identity) {

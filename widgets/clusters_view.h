@@ -37,9 +37,10 @@ class ClustersView : public QWidget {
   // The data set (already projected). `resetView` fits the camera.
   void setCloud(std::shared_ptr<const cloud::CloudGeometry> geometry, bool resetView);
   // Labels per point (or empty), centers K x D in the data's coordinates, and whether they are
-  // numbered in the order chosen (k-centers). `caption` says what is shown.
-  void setAssignment(std::vector<int32_t> labels, const std::vector<float>& centers,
-                     bool numbered, const QString& caption);
+  // numbered in the order chosen (k-centers). `caption` says what is shown. When the cloud is a
+  // sample, `allLabels` (one per point of the whole set) gives the legend its true counts.
+  void setAssignment(std::vector<int32_t> labels, const std::vector<float>& centers, bool numbered,
+                     const QString& caption, const std::vector<int32_t>& allLabels = {});
   // Shown instead of the cloud (no clustering run, loading, errors).
   void setMessage(const QString& text);
 

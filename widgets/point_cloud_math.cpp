@@ -238,10 +238,13 @@ std::vector<uint32_t> drawOrder(int64_t n, uint64_t seed) {
 }
 
 std::shared_ptr<const CloudGeometry> makeCloudGeometry(
-    std::shared_ptr<const std::vector<float>> values, int64_t n, int d, bool twoD) {
+    std::shared_ptr<const std::vector<float>> values, int64_t n, int d, bool twoD, int64_t total,
+    std::shared_ptr<const std::vector<int64_t>> sourceIndex) {
   auto g = std::make_shared<CloudGeometry>();
   g->n = n;
   g->d = d;
+  g->total = std::max(total, n);
+  g->sourceIndex = std::move(sourceIndex);
   g->values = std::move(values);
   const float* v = g->values ? g->values->data() : nullptr;
   if (!v || n <= 0 || d <= 0) {

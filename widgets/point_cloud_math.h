@@ -90,9 +90,20 @@ struct CloudGeometry {
   std::vector<float> xyz;        // projected positions, n x 3
   std::vector<uint32_t> order;   // draw order (see drawOrder)
   Bounds bounds;
+  // A sample of a larger data set: its size, and each point's index in it (empty: the points are
+  // the whole set, in order).
+  int64_t total = 0;
+  std::shared_ptr<const std::vector<int64_t>> sourceIndex;
   bool twoD() const { return projection.outputDims == 2; }
+  int64_t dataSetIndex(int64_t i) const {
+    return sourceIndex && i >= 0 && static_cast<size_t>(i) < sourceIndex->size()
+               ? (*sourceIndex)[static_cast<size_t>(i)]
+               : i;
+  }
 };
+// `total` and `sourceIndex` describe a sample (see CloudGeometry); by default the points are all.
 std::shared_ptr<const CloudGeometry> makeCloudGeometry(
-    std::shared_ptr<const std::vector<float>> values, int64_t n, int d, bool twoD);
+    std::shared_ptr<const std::vector<float>> values, int64_t n, int d, bool twoD,
+    int64_t total = 0, std::shared_ptr<const std::vector<int64_t>> sourceIndex = {});
 
 }  // namespace kernellab::widgets::cloud

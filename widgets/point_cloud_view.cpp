@@ -250,17 +250,25 @@ void PointCloudView::uploadColors() {
   const int64_t n = geometry_ ? geometry_->n : 0;
   std::vector<uint32_t> packed(static_cast<size_t>(n));
   const bool labelled = labels_.size() == static_cast<size_t>(n);
+  // Colours of the labels present, computed once; the table never grows past kPaletteSize,
+  // whatever a label says (a results file's label of 2147483646 once sized it to 8.5 GB).
+  constexpr int32_t kPaletteSize = 4096;
   std::vector<uint32_t> palette;
-  if (labelled) {
-    const int32_t maxLabel = n > 0 ? *std::max_element(labels_.begin(), labels_.end()) : -1;
-    palette.resize(static_cast<size_t>(std::max(0, maxLabel + 1)));
+  if (labelled && n > 0) {
+    const int32_t maxLabel = *std::max_element(labels_.begin(), labels_.end());
+    palette.resize(
+        static_cast<size_t>(std::clamp(maxLabel + int64_t(1), int64_t(0), int64_t(kPaletteSize))));
     for (size_t l = 0; l < palette.size(); ++l) palette[l] = packColor(labelColor(int32_t(l)));
   }
   const uint32_t plain = packColor(kUnlabelled), noise = packColor(kNoise);
   for (int64_t j = 0; j < n; ++j) {
     const size_t i = geometry_->order[static_cast<size_t>(j)];
-    if (!labelled) packed[static_cast<size_t>(j)] = plain;
-    else packed[static_cast<size_t>(j)] = labels_[i] < 0 ? noise : palette[static_cast<size_t>(labels_[i])];
+    const int32_t label = labelled ? labels_[i] : -1;
+    packed[static_cast<size_t>(j)] = !labelled   ? plain
+                                     : label < 0 ? noise
+                                     : static_cast<size_t>(label) < palette.size()
+                                         ? palette[static_cast<size_t>(label)]
+                                         : packColor(labelColor(label));
   }
   colors_.bind();
   colors_.allocate(packed.data(), static_cast<int>(packed.size() * sizeof(uint32_t)));

@@ -225,9 +225,11 @@ RecordedSummary summarizeRecorded(const std::vector<BlockRecord>& records, int g
   };
   for (auto& [sm, ev] : perSm) s.maxConcurrentPerSM = std::max(s.maxConcurrentPerSM, peak(ev));
   s.maxConcurrent = peak(all);
-  if (gridX > 0 && gridY > 0) {
+  // Every tile exactly once needs one record per block: only then is a per-tile count made (a
+  // grid read from a file is never a size to allocate by on its own).
+  if (gridX > 0 && gridY > 0 && int64_t(records.size()) == int64_t(gridX) * gridY) {
     std::vector<int> hits(size_t(gridX) * size_t(gridY), 0);
-    bool ok = int64_t(records.size()) == int64_t(gridX) * gridY;
+    bool ok = true;
     for (const auto& r : records) {
       if (r.tileX < 0 || r.tileX >= gridX || r.tileY < 0 || r.tileY >= gridY) {
         ok = false;

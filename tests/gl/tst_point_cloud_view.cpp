@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Pixels of the OpenGL point cloud (run under Xvfb; skips without OpenGL): clusters drawn in
 // their colours where the camera math puts them, centers marked, the moving subset, picking.
+#include <QElapsedTimer>
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QtTest>
@@ -77,6 +78,26 @@ class TstPointCloudView : public QObject {
     QVERIFY(near(img.pixel(5, 5), QColor(250, 250, 250), 6));
     QVERIFY(near(img.pixel(int((left.x() + right.x()) / 2), int(left.y()) - 60), QColor(250, 250, 250), 6));
     QCOMPARE(view.lastDrawnCount(), int64_t(6000));
+  }
+
+  void aLabelNeverSizesTheColourTable() {
+    // Issue 16: a label of 2147483646 once made an 8.5 GB colour table on the GUI thread. The
+    // table is bounded; such a point still gets its colour, the others theirs.
+    PointCloudView view;
+    view.resize(480, 360);
+    std::vector<int32_t> labels;
+    view.setCloud(twoClusters(labels), true);
+    for (int i = 3000; i < 6000; ++i) labels[static_cast<size_t>(i)] = 2147483646;
+    view.setLabels(labels);
+    view.setPointSize(5.f);
+    view.show();
+    QElapsedTimer t;
+    t.start();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const QImage img = view.grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+    QVERIFY2(t.elapsed() < 5000, qPrintable(QString::number(t.elapsed())));
+    QVERIFY(colourNear(img, screenOf(view, {-1, 0, 0}), categoricalColor(0)));
+    QVERIFY(colourNear(img, screenOf(view, {1, 0, 0}), categoricalColor(2147483646)));
   }
 
   void centersAreMarkedAndNumbered() {

@@ -324,6 +324,33 @@ class TstClusteringData : public QObject {
     QCOMPARE(gold.n, int64_t(10));
     QCOMPARE(gold.d, 2);
   }
+
+  void aSampleHoldsTheFullSetsPoints_data() {
+    QTest::addColumn<int>("shape");
+    QTest::newRow("seed generator") << int(DatasetShape::SeedGenerator);
+    QTest::newRow("blobs") << int(DatasetShape::Blobs);
+  }
+  void aSampleHoldsTheFullSetsPoints() {
+    // The window shows large sets through generatePointsAt: value for value the full set's.
+    QFETCH(int, shape);
+    ClusteringProblem p;
+    p.n = 5003;
+    p.k = 7;
+    p.d = 5;
+    p.shape = DatasetShape(shape);
+    p.noiseFraction = 0.05;
+    const PointSet full = makePoints(p, 42);
+    const std::vector<int64_t> pick{0, 1, 2, 714, 715, 2500, 4999, 5002};
+    const PointSet some = generatePointsAt(p, 42, pick);
+    QCOMPARE(some.n, int64_t(pick.size()));
+    for (size_t j = 0; j < pick.size(); ++j) {
+      QCOMPARE(some.truth[j], full.truth[static_cast<size_t>(pick[j])]);
+      for (int c = 0; c < p.d; ++c)
+        QCOMPARE(some.values[j * p.d + c], full.values[static_cast<size_t>(pick[j]) * p.d + c]);
+    }
+    QVERIFY(errorOf([&] { generatePointsAt(p, 42, {3, 2}); }).contains("out of order"));
+    QVERIFY(errorOf([&] { generatePointsAt(p, 42, {5003}); }).contains("outside 0..5002"));
+  }
 };
 
 QTEST_GUILESS_MAIN(TstClusteringData)

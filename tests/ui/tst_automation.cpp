@@ -7,6 +7,7 @@
 #include <QProcess>
 #include <QtTest>
 
+#include "crafted_results.h"
 #include "kernellab/json_io.h"
 #include "test_support.h"
 #include "window_test_support.h"
@@ -18,7 +19,15 @@ struct AppRun {
   QString out, err;
 };
 
-AppRun runApp(const QStringList& args, const QString& home) {
+AppRun runApp(const QStringList& args, const QString& home, int timeoutMs = 300000);
+
+// KERNELLAB_TEST_APP runs these tests against another build of the window (an older one, to see
+// a regression test fail).
+QString appPath() {
+  return qEnvironmentVariable("KERNELLAB_TEST_APP", QStringLiteral(KERNELLAB_APP_PATH));
+}
+
+AppRun runApp(const QStringList& args, const QString& home, int timeoutMs) {
   QProcess p;
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
   env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
@@ -27,9 +36,9 @@ AppRun runApp(const QStringList& args, const QString& home) {
   env.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/config"));
   env.insert(QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/data"));
   p.setProcessEnvironment(env);
-  p.start(QStringLiteral(KERNELLAB_APP_PATH), args);
+  p.start(appPath(), args);
   AppRun r;
-  if (!p.waitForFinished(300000)) {
+  if (!p.waitForFinished(timeoutMs)) {
     p.kill();
     p.waitForFinished();
     r.err = QStringLiteral("timed out");
@@ -132,6 +141,90 @@ class TstAutomation : public QObject {
     QFile f(pdf);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QVERIFY(f.readAll().startsWith("%PDF-"));
+  }
+
+  // Issue 16: each hostile file is refused (or shown bounded) with a clean message, never a
+  // crash or a hang (60 s each at most), and the window starts normally afterwards.
+  void hostileFilesAreRefusedAndTheWindowStartsAgain() {
+    const QString home = QDir(dir_).filePath(QStringLiteral("hostile-home"));
+    QDir(home).removeRecursively();
+    QDir().mkpath(home);
+    const QString history = home + QStringLiteral("/data/KernelLab/kernellab/history");
+    const int kMs = 60000;
+
+    const QString axis = QDir(dir_).filePath(QStringLiteral("empty-axis.json"));
+    QVERIFY(kltest::writeBytes(axis, kltest::emptySweepAxisFile()));
+    const AppRun refused =
+        runApp({QStringLiteral("--open"), axis, QStringLiteral("--quit")}, home, kMs);
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains(QStringLiteral("sweep axis 'tpb' has no values")),
+             qPrintable(refused.err));
+    const QString shot = QDir(dir_).filePath(QStringLiteral("after-refusal.png"));
+    const AppRun normal =
+        runApp({QStringLiteral("--screenshot"), shot, QStringLiteral("--quit")}, home, kMs);
+    QVERIFY2(normal.exitCode == 0, qPrintable(normal.err));
+    QVERIFY(!QImage(shot).isNull());
+    QVERIFY(QDir(history).entryList({QStringLiteral("run-*.json")}, QDir::Files).isEmpty());
+
+    kernellab::ResultsFile labels = kltest::smallKMeans(1000, 4, 3);
+    labels.runs[0].variants[0].clustering->labels[7] = 2147483646;
+    const QString labelFile = QDir(dir_).filePath(QStringLiteral("label.json"));
+    QVERIFY(kltest::writeResults(labelFile, labels));
+    const AppRun label =
+        runApp({QStringLiteral("--open"), labelFile, QStringLiteral("--quit")}, home, kMs);
+    QCOMPARE(label.exitCode, 2);
+    QVERIFY2(label.err.contains(QStringLiteral("label 2147483646 at point 7 is outside -1..3")),
+             qPrintable(label.err));
+
+    const QString fifo = QDir(dir_).filePath(QStringLiteral("pipe.json"));
+    if (!kltest::makeFifo(fifo)) QSKIP("no mkfifo here");
+    const AppRun pipe =
+        runApp({QStringLiteral("--open"), fifo, QStringLiteral("--quit")}, home, kMs);
+    QVERIFY2(pipe.err != QStringLiteral("timed out"), "opening a FIFO as the results file blocked");
+    QCOMPARE(pipe.exitCode, 2);
+    QVERIFY2(pipe.err.contains(QStringLiteral("is a FIFO")), qPrintable(pipe.err));
+
+    // The request names a FIFO and a device: shown without reading either.
+    kernellab::ResultsFile names = kltest::smallKMeans(1000, 4, 3);
+    names.runs[0].request.clustering.inputPath = fifo.toStdString();
+    names.runs[0].request.clustering.centersPath = "/dev/zero";
+    const QString namesFile = QDir(dir_).filePath(QStringLiteral("names-fifo.json"));
+    QVERIFY(kltest::writeResults(namesFile, names));
+    const AppRun named = runApp(
+        {QStringLiteral("--open"), namesFile, QStringLiteral("--view"), QStringLiteral("access"),
+         QStringLiteral("--screenshot"), shot, QStringLiteral("--quit")},
+        home, kMs);
+    QVERIFY2(named.err != QStringLiteral("timed out"),
+             "a FIFO named by the request blocked the window");
+    QVERIFY2(named.exitCode == 0, qPrintable(named.err));
+
+    // "n": 600000000 in a small file: a bounded sample, in seconds.
+    const QString huge = QDir(dir_).filePath(QStringLiteral("huge-n.json"));
+    QVERIFY(kltest::writeResults(huge, kltest::smallKMeans(600000000, 4, 3, false)));
+    const AppRun bounded = runApp(
+        {QStringLiteral("--open"), huge, QStringLiteral("--view"), QStringLiteral("clusters"),
+         QStringLiteral("--screenshot"), shot, QStringLiteral("--quit")},
+        home, kMs);
+    QVERIFY2(bounded.err != QStringLiteral("timed out"), "600,000,000 points were generated");
+    QVERIFY2(bounded.exitCode == 0, qPrintable(bounded.err));
+  }
+
+  void aPoisonedHistoryIsSetAsideAtStart() {
+    // The 125-byte file as an older build copied it into the history: it crashed every start.
+    const QString home = QDir(dir_).filePath(QStringLiteral("poisoned-home"));
+    QDir(home).removeRecursively();
+    const QString history = home + QStringLiteral("/data/KernelLab/kernellab/history");
+    QDir().mkpath(history);
+    QVERIFY(kltest::writeBytes(history + QStringLiteral("/run-20260101-000000-000-abcdef.json"),
+                               kltest::emptySweepAxisFile()));
+    const AppRun first = runApp({QStringLiteral("--quit")}, home, 60000);
+    QVERIFY2(first.exitCode == 0, qPrintable(first.err));
+    QVERIFY2(first.err.contains(QStringLiteral("set aside")), qPrintable(first.err));
+    QVERIFY(
+        QFile::exists(history + QStringLiteral("/quarantine/run-20260101-000000-000-abcdef.json")));
+    const AppRun second = runApp({QStringLiteral("--quit")}, home, 60000);
+    QVERIFY2(second.exitCode == 0, qPrintable(second.err));
+    QVERIFY(!second.err.contains(QStringLiteral("set aside")));
   }
 };
 

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 // Results files and history: a file from kernellab-cli opens as if it ran here, a malformed or
 // newer-schema file changes nothing and says why, and the history survives a restart.
+#include <qcustomplot.h>
+
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
 #include <QtTest>
-#include <qcustomplot.h>
 
 #include "chart_view.h"
+#include "crafted_results.h"
 #include "experiment_panel.h"
 #include "history_dock.h"
 #include "history_store.h"
@@ -165,6 +167,174 @@ class TstHistory : public QObject {
     HistoryStore rebuilt(dir);
     rebuilt.load();
     QCOMPARE(rebuilt.entries().size(), again.history()->entries().size());
+  }
+
+  void twoWindowsOnOneHistoryLoseNothing() {
+    // Two stores on one folder, as two windows: each saves after the other saved, without
+    // reloading. Every run stays in the index and no two share a number.
+    const QString dir = kltest::tempPath(QStringLiteral("shared_history"));
+    QDir(dir).removeRecursively();
+    HistoryStore a(dir), b(dir);
+    a.load();
+    b.load();
+    QString error;
+    for (int round = 0; round < 3; ++round)
+      for (HistoryStore* s : {&a, &b}) {
+        const ResultsFile file = kltest::smallKMeans(10 + round, 2, 2);
+        const QString path = HistoryStore::writeRunFile(dir, file, &error);
+        QVERIFY2(!path.isEmpty(), qPrintable(error));
+        s->adopt(path, std::make_shared<const ResultsFile>(file), QStringLiteral("run here"));
+      }
+    HistoryStore fresh(dir);
+    fresh.load();
+    QCOMPARE(fresh.entries().size(), 6);
+    QSet<int> numbers;
+    for (const HistoryEntry& e : fresh.entries()) numbers.insert(e.number);
+    QCOMPARE(numbers.size(), 6);
+    // Each store sees the other's runs after its own last save, or when it looks again.
+    QCOMPARE(b.entries().size(), 6);
+    QCOMPARE(a.entries().size(), 5);
+    QSignalSpy changed(&a, &HistoryStore::changed);
+    a.refresh();
+    QCOMPARE(a.entries().size(), 6);
+    QCOMPARE(changed.size(), 1);
+    a.refresh();
+    QCOMPARE(changed.size(), 1);
+    // A removal in one store keeps the other's later runs.
+    QVERIFY(a.remove(fresh.entries().front().id));
+    const QString path = HistoryStore::writeRunFile(dir, kltest::smallKMeans(20, 2, 2), &error);
+    b.adopt(path, std::make_shared<const ResultsFile>(kltest::smallKMeans(20, 2, 2)),
+            QStringLiteral("run here"));
+    fresh.load();
+    QCOMPARE(fresh.entries().size(), 6);
+    QCOMPARE(fresh.entries().back().number, 7);
+  }
+
+  void leftoverPartFilesAreRemovedAtStart() {
+    const QString dir = kltest::tempPath(QStringLiteral("part_history"));
+    QDir(dir).removeRecursively();
+    QDir().mkpath(dir);
+    // A killed writer's file (its process is gone), an older build's untagged one from long ago,
+    // and one a live writer (this process) is writing now.
+    const QString dead = QDir(dir).filePath(QStringLiteral("run-a.json.2147483000.part"));
+    const QString old = QDir(dir).filePath(QStringLiteral("run-b.json.part"));
+    const QString live = QDir(dir).filePath(
+        QStringLiteral("run-c.json.%1.part").arg(QCoreApplication::applicationPid()));
+    for (const QString& p : {dead, old, live})
+      QVERIFY(kltest::writeBytes(p, QByteArray(4096, 'x')));
+    {
+      QFile f(old);
+      QVERIFY(f.open(QIODevice::ReadWrite));
+      QVERIFY(f.setFileTime(QDateTime::currentDateTime().addSecs(-3600),
+                            QFileDevice::FileModificationTime));
+    }
+    HistoryStore store(dir);
+    QSignalSpy problems(&store, &HistoryStore::problem);
+    store.load();
+    QVERIFY(!QFile::exists(dead));
+    QVERIFY(!QFile::exists(old));
+    QVERIFY(QFile::exists(live));
+    QCOMPARE(problems.size(), 1);
+    QVERIFY(problems.first().first().toString().contains(QStringLiteral("2 unfinished file(s)")));
+  }
+
+  void largeArraysAreKeptCompactly() {
+    // Labels, centers and block records leave the JSON for a packed side file, and come back
+    // value for value.
+    const QString dir = kltest::tempPath(QStringLiteral("compact_history"));
+    QDir(dir).removeRecursively();
+    ResultsFile file = kltest::smallKMeans(200000, 16, 8);
+    // A second variant that agrees (its labels are kept once) and a third that does not.
+    file.runs[0].variants.push_back(file.runs[0].variants[0]);
+    file.runs[0].variants.push_back(file.runs[0].variants[0]);
+    file.runs[0].variants[1].variant = "global-coalesced";
+    file.runs[0].variants[2].variant = "shared-interleaved";
+    file.runs[0].variants[2].clustering->labels[12345] = 3;
+    ClusteringOutput& out = *file.runs[0].variants[0].clustering;
+    for (size_t i = 0; i < out.centers.size(); ++i) out.centers[i] = float(i) * 0.37f - 100.f;
+    for (int b = 0; b < 20000; ++b)
+      file.runs[0].variants[0].schedule.push_back(
+          BlockRecord{b, b % 132, 1795983171157682016ull + 700ull * b,
+                      1795983171157682016ull + 700ull * b + 2208, b % 128, b / 128});
+    QString error;
+    const QString path = HistoryStore::writeRunFile(dir, file, &error);
+    QVERIFY2(!path.isEmpty(), qPrintable(error));
+    const QString side =
+        QDir(dir).filePath(QFileInfo(path).completeBaseName() + QStringLiteral(".arrays"));
+    QVERIFY(QFile::exists(side));
+    const qint64 plain = static_cast<qint64>(nlohmann::json(file).dump(1).size());
+    const qint64 kept = QFileInfo(path).size() + QFileInfo(side).size();
+    QVERIFY2(kept * 10 < plain,
+             qPrintable(QStringLiteral("%1 bytes kept for %2 of JSON").arg(kept).arg(plain)));
+    // The JSON alone is still a results file (without the arrays).
+    QVERIFY(readResultsFile(path.toStdString()).runs[0].variants[0].clustering->labels.empty());
+    HistoryStore store(dir);
+    store.load();
+    QCOMPARE(store.entries().size(), 1);
+    QString why;
+    const ResultsPtr back = store.results(store.entries().front().id, &why);
+    QVERIFY2(back, qPrintable(why));
+    QCOMPARE(nlohmann::json(*back).dump(), nlohmann::json(file).dump());
+
+    // KNN neighbour lists and distances (the JSON keeps k only beside them).
+    ResultsFile knn;
+    knn.runs.emplace_back();
+    RunRequest& r = knn.runs[0].request;
+    r.family = Family::Knn;
+    r.knn.rows = 40;
+    r.knn.cols = 30;
+    r.knn.k = 5;
+    VariantResult v;
+    v.variant = "global";
+    v.knn = KnnDetails{};
+    v.knn->k = 5;
+    for (int p = 0; p < 1200; ++p)
+      for (int j = 0; j < 5; ++j) {
+        v.knn->indices.push_back(j == 4 && p % 97 == 0 ? -1 : std::clamp(p + j * 30 - 60, 0, 1199));
+        v.knn->squaredDistances.push_back(0.5f * j + p * 1e-3f);
+      }
+    knn.runs[0].variants.push_back(v);
+    const QString knnPath = HistoryStore::writeRunFile(dir, knn, &error);
+    QVERIFY2(!knnPath.isEmpty(), qPrintable(error));
+    store.load();
+    const HistoryEntry* e = store.findByFile(knnPath);
+    QVERIFY(e);
+    const ResultsPtr knnBack = store.results(e->id, &why);
+    QVERIFY2(knnBack, qPrintable(why));
+    QCOMPARE(nlohmann::json(*knnBack).dump(), nlohmann::json(knn).dump());
+  }
+
+  void aDamagedSideFileIsSetAside() {
+    const QString dir = kltest::tempPath(QStringLiteral("damaged_history"));
+    QDir(dir).removeRecursively();
+    const ResultsFile file = kltest::smallKMeans(5000, 4, 3);
+    QString error;
+    const QString path = HistoryStore::writeRunFile(dir, file, &error);
+    {
+      HistoryStore writer(dir);
+      writer.load();
+      QCOMPARE(writer.entries().size(), 1);  // listed while intact
+    }
+    const QString side =
+        QDir(dir).filePath(QFileInfo(path).completeBaseName() + QStringLiteral(".arrays"));
+    QFile f(side);
+    QVERIFY(f.open(QIODevice::ReadWrite));
+    QByteArray bytes = f.readAll();
+    QVERIFY(bytes.size() > 40);
+    bytes[30] = char(bytes[30] ^ 0x5a);  // a count or a length: the reader must notice
+    f.seek(0);
+    f.write(bytes.left(bytes.size() - 7));
+    f.resize(bytes.size() - 7);
+    f.close();
+    HistoryStore store(dir);
+    store.load();
+    QSignalSpy problems(&store, &HistoryStore::problem);
+    QString why;
+    QVERIFY(!store.results(store.entries().front().id, &why));
+    QVERIFY2(why.contains(QStringLiteral("set aside")), qPrintable(why));
+    QCOMPARE(problems.size(), 1);
+    QVERIFY(store.entries().isEmpty());
+    QVERIFY(QFile::exists(QDir(store.quarantineDirectory()).filePath(QFileInfo(path).fileName())));
   }
 };
 

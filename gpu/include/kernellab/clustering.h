@@ -72,6 +72,13 @@ PointSet generateSeedPoints(int64_t n, int k, int d, double radius, uint64_t see
 // uniform noise (truth -1), shuffled so that no cluster sits in a contiguous range.
 PointSet generateBlobs(int64_t n, int k, int d, double radius, double noiseFraction, uint64_t seed);
 
+// The points at `indices` (ascending, each in [0, N)) of the set makePoints(p, seed) generates,
+// value for value, with their generator clusters; the window shows large sets through such a
+// sample. Costs the sample's points (and, for blobs, the shuffled cluster of every point: 4
+// bytes x N). Throws InputError for a points file or a bad index.
+PointSet generatePointsAt(const ClusteringProblem& p, uint64_t seed,
+                          const std::vector<int64_t>& indices);
+
 // .csv (header optional; comma, semicolon, tab or space separated) or .npy (float32/float64,
 // C order, shape (N, D) or (N,)). Throws InputError naming the file, line and field (CSV) or the
 // header field (.npy): malformed numbers, NaN/Inf, values beyond float32, ragged rows, no points,

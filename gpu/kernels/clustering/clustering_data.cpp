@@ -71,6 +71,109 @@ double boxHalfWidth(int k, int d, double radius, double base, double perCluster)
   return radius * (base + perCluster * std::pow(static_cast<double>(k), 1.0 / d));
 }
 
+// Everything the seed generator draws before the points: point i follows from it alone, so a
+// sample of the points (the window's view of a large set) is exactly the full set's points.
+struct SeedPlan {
+  int d = 0;
+  std::vector<double> centers;
+  std::vector<int64_t> start;  // first point of each cluster; start[k] = n
+  uint64_t steps = 1;
+  uint64_t salt = 0;
+};
+
+SeedPlan seedPlan(int64_t n, int k, int d, double radius, uint64_t seed) {
+  SeedPlan p;
+  p.d = d;
+  SeqRandom rng(seed);
+  p.centers = spreadCenters(k, d, boxHalfWidth(k, d, radius, 2.0, 2.0), 2.5 * radius, rng);
+  const std::vector<int64_t> counts = clusterCounts(n, k);
+  p.start.assign(static_cast<size_t>(k) + 1, 0);
+  for (int c = 0; c < k; ++c) p.start[c + 1] = p.start[c] + counts[c];
+  // The seed draws (rand() % RADIUS) / 100 with RADIUS ~ 1e5: offsets in [0, radius) in 0.01 steps.
+  p.steps = static_cast<uint64_t>(std::max<int64_t>(1, std::llround(radius * 100.0)));
+  p.salt = splitmix64(seed ^ 0x5EEDC1A55E5ull);
+  return p;
+}
+
+int seedCluster(const SeedPlan& p, int64_t i) {
+  return static_cast<int>(std::upper_bound(p.start.begin(), p.start.end(), i) - p.start.begin()) -
+         1;
+}
+
+void seedPoint(const SeedPlan& p, int64_t i, int c, float* out) {
+  const bool even = (i - p.start[static_cast<size_t>(c)]) % 2 == 0;
+  const double* centre = &p.centers[static_cast<size_t>(c) * p.d];
+  for (int j = 0; j < p.d; ++j) {
+    const uint64_t key = p.salt + static_cast<uint64_t>(i) * static_cast<uint64_t>(p.d) + j;
+    const double offset = static_cast<double>(splitmix64(key) % p.steps) / 100.0;
+    out[j] = static_cast<float>(even ? centre[j] + offset : centre[j] - offset);
+  }
+}
+
+// The blobs' draws before the points, including the shuffled cluster of every point (4 bytes per
+// point: the one part of the set that is not per point).
+struct BlobPlan {
+  int d = 0;
+  std::vector<double> centers;
+  std::vector<double> sigma;
+  std::vector<int32_t> truth;
+  uint64_t salt = 0;
+  double noiseHalf = 0;
+};
+
+BlobPlan blobPlan(int64_t n, int k, int d, double radius, double noiseFraction, uint64_t seed) {
+  BlobPlan p;
+  p.d = d;
+  SeqRandom rng(seed ^ 0xB10B5ull);
+  const double half = boxHalfWidth(k, d, radius, 2.0, 3.0);
+  p.centers = spreadCenters(k, d, half, 3.0 * radius, rng);
+  p.sigma.resize(static_cast<size_t>(k));
+  for (auto& sg : p.sigma) sg = radius * (0.15 + 0.35 * rng.uniform());
+  const int64_t noise = std::clamp<int64_t>(std::llround(noiseFraction * double(n)), 0, n - k);
+  const std::vector<int64_t> counts = clusterCounts(n - noise, k);
+  p.truth.reserve(static_cast<size_t>(n));
+  for (int c = 0; c < k; ++c) p.truth.insert(p.truth.end(), static_cast<size_t>(counts[c]), c);
+  p.truth.insert(p.truth.end(), static_cast<size_t>(noise), -1);
+  for (int64_t i = n - 1; i > 0; --i)  // Fisher-Yates: clusters interleave in memory
+    std::swap(p.truth[static_cast<size_t>(i)], p.truth[rng.below(static_cast<uint64_t>(i) + 1)]);
+  p.salt = splitmix64(seed ^ 0xB10B5B10B5ull);
+  p.noiseHalf = half + radius;
+  return p;
+}
+
+void blobPoint(const BlobPlan& p, int64_t i, float* out) {
+  const int c = p.truth[static_cast<size_t>(i)];
+  for (int j = 0; j < p.d; ++j) {
+    const uint64_t key = p.salt + 2 * (static_cast<uint64_t>(i) * static_cast<uint64_t>(p.d) + j);
+    if (c < 0) {
+      out[j] = static_cast<float>((2.0 * uniform01(key) - 1.0) * p.noiseHalf);
+    } else {
+      // Box-Muller: u1 in (0, 1] keeps the logarithm finite.
+      const double u1 = 1.0 - uniform01(key), u2 = uniform01(key + 1);
+      const double g = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * kPi * u2);
+      out[j] = static_cast<float>(p.centers[static_cast<size_t>(c) * p.d + j] + p.sigma[c] * g);
+    }
+  }
+}
+
+std::string seedSource(int64_t n, int k, int d, double radius, uint64_t seed) {
+  return "seed generator N=" + std::to_string(n) + " K=" + std::to_string(k) +
+         " D=" + std::to_string(d) + " radius=" + formatFixed(radius, 2) +
+         " seed=" + std::to_string(seed);
+}
+
+std::string blobsSource(int64_t n, int k, int d, double radius, double noiseFraction,
+                        uint64_t seed) {
+  return "blobs N=" + std::to_string(n) + " K=" + std::to_string(k) + " D=" + std::to_string(d) +
+         " radius=" + formatFixed(radius, 2) + " noise=" + formatFixed(noiseFraction, 3) +
+         " seed=" + std::to_string(seed);
+}
+
+void checkNoise(double noiseFraction) {
+  if (!(noiseFraction >= 0.0 && noiseFraction < 1.0))
+    throw InputError("noise fraction " + formatFixed(noiseFraction, 3) + " is outside [0, 1)");
+}
+
 }  // namespace
 
 PointSet generateSeedPoints(int64_t n, int k, int d, double radius, uint64_t seed) {
@@ -78,35 +181,15 @@ PointSet generateSeedPoints(int64_t n, int k, int d, double radius, uint64_t see
   PointSet s;
   s.n = n;
   s.d = d;
-  s.source = "seed generator N=" + std::to_string(n) + " K=" + std::to_string(k) +
-             " D=" + std::to_string(d) + " radius=" + formatFixed(radius, 2) +
-             " seed=" + std::to_string(seed);
-  SeqRandom rng(seed);
-  const std::vector<double> centers =
-      spreadCenters(k, d, boxHalfWidth(k, d, radius, 2.0, 2.0), 2.5 * radius, rng);
-  const std::vector<int64_t> counts = clusterCounts(n, k);
+  s.source = seedSource(n, k, d, radius, seed);
+  const SeedPlan plan = seedPlan(n, k, d, radius, seed);
   s.truth.resize(static_cast<size_t>(n));
-  std::vector<int64_t> start(static_cast<size_t>(k) + 1, 0);
-  for (int c = 0; c < k; ++c) start[c + 1] = start[c] + counts[c];
   for (int c = 0; c < k; ++c)
-    std::fill(s.truth.begin() + start[c], s.truth.begin() + start[c + 1], c);
-
-  // The seed draws (rand() % RADIUS) / 100 with RADIUS ~ 1e5: offsets in [0, radius) in 0.01 steps.
-  const uint64_t steps = static_cast<uint64_t>(std::max<int64_t>(1, std::llround(radius * 100.0)));
-  const uint64_t salt = splitmix64(seed ^ 0x5EEDC1A55E5ull);
+    std::fill(s.truth.begin() + plan.start[c], s.truth.begin() + plan.start[c + 1], c);
   s.values.resize(static_cast<size_t>(n) * d);
   parallelFor(n, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) {
-      const int c = s.truth[static_cast<size_t>(i)];
-      const bool even = (i - start[c]) % 2 == 0;
-      const double* centre = &centers[static_cast<size_t>(c) * d];
-      float* out = &s.values[static_cast<size_t>(i) * d];
-      for (int j = 0; j < d; ++j) {
-        const uint64_t key = salt + static_cast<uint64_t>(i) * static_cast<uint64_t>(d) + j;
-        const double offset = static_cast<double>(splitmix64(key) % steps) / 100.0;
-        out[j] = static_cast<float>(even ? centre[j] + offset : centre[j] - offset);
-      }
-    }
+    for (int64_t i = b; i < e; ++i)
+      seedPoint(plan, i, s.truth[static_cast<size_t>(i)], &s.values[static_cast<size_t>(i) * d]);
   });
   return s;
 }
@@ -114,48 +197,58 @@ PointSet generateSeedPoints(int64_t n, int k, int d, double radius, uint64_t see
 PointSet generateBlobs(int64_t n, int k, int d, double radius, double noiseFraction,
                        uint64_t seed) {
   checkShape(n, k, d, radius);
-  if (!(noiseFraction >= 0.0 && noiseFraction < 1.0))
-    throw InputError("noise fraction " + formatFixed(noiseFraction, 3) + " is outside [0, 1)");
+  checkNoise(noiseFraction);
   PointSet s;
   s.n = n;
   s.d = d;
-  s.source = "blobs N=" + std::to_string(n) + " K=" + std::to_string(k) +
-             " D=" + std::to_string(d) + " radius=" + formatFixed(radius, 2) +
-             " noise=" + formatFixed(noiseFraction, 3) + " seed=" + std::to_string(seed);
-  SeqRandom rng(seed ^ 0xB10B5ull);
-  const double half = boxHalfWidth(k, d, radius, 2.0, 3.0);
-  const std::vector<double> centers = spreadCenters(k, d, half, 3.0 * radius, rng);
-  std::vector<double> sigma(static_cast<size_t>(k));
-  for (auto& sg : sigma) sg = radius * (0.15 + 0.35 * rng.uniform());
-
-  const int64_t noise = std::clamp<int64_t>(std::llround(noiseFraction * double(n)), 0, n - k);
-  const std::vector<int64_t> counts = clusterCounts(n - noise, k);
-  s.truth.reserve(static_cast<size_t>(n));
-  for (int c = 0; c < k; ++c) s.truth.insert(s.truth.end(), static_cast<size_t>(counts[c]), c);
-  s.truth.insert(s.truth.end(), static_cast<size_t>(noise), -1);
-  for (int64_t i = n - 1; i > 0; --i)  // Fisher-Yates: clusters interleave in memory
-    std::swap(s.truth[static_cast<size_t>(i)], s.truth[rng.below(static_cast<uint64_t>(i) + 1)]);
-
-  const uint64_t salt = splitmix64(seed ^ 0xB10B5B10B5ull);
-  const double noiseHalf = half + radius;
+  s.source = blobsSource(n, k, d, radius, noiseFraction, seed);
+  BlobPlan plan = blobPlan(n, k, d, radius, noiseFraction, seed);
   s.values.resize(static_cast<size_t>(n) * d);
   parallelFor(n, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) {
-      const int c = s.truth[static_cast<size_t>(i)];
-      float* out = &s.values[static_cast<size_t>(i) * d];
-      for (int j = 0; j < d; ++j) {
-        const uint64_t key = salt + 2 * (static_cast<uint64_t>(i) * static_cast<uint64_t>(d) + j);
-        if (c < 0) {
-          out[j] = static_cast<float>((2.0 * uniform01(key) - 1.0) * noiseHalf);
-        } else {
-          // Box-Muller: u1 in (0, 1] keeps the logarithm finite.
-          const double u1 = 1.0 - uniform01(key), u2 = uniform01(key + 1);
-          const double g = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * kPi * u2);
-          out[j] = static_cast<float>(centers[static_cast<size_t>(c) * d + j] + sigma[c] * g);
-        }
-      }
-    }
+    for (int64_t i = b; i < e; ++i) blobPoint(plan, i, &s.values[static_cast<size_t>(i) * d]);
   });
+  s.truth = std::move(plan.truth);
+  return s;
+}
+
+PointSet generatePointsAt(const ClusteringProblem& p, uint64_t seed,
+                          const std::vector<int64_t>& indices) {
+  if (!p.inputPath.empty())
+    throw InputError("the points of " + p.inputPath + " come from a file, not the generator");
+  checkShape(p.n, p.k, p.d, p.radius);
+  for (size_t i = 0; i < indices.size(); ++i)
+    if (indices[i] < 0 || indices[i] >= p.n || (i > 0 && indices[i] <= indices[i - 1]))
+      throw InputError("point index " + std::to_string(indices[i]) + " is outside 0.." +
+                       std::to_string(p.n - 1) + " or out of order");
+  PointSet s;
+  s.n = static_cast<int64_t>(indices.size());
+  s.d = p.d;
+  s.values.resize(indices.size() * static_cast<size_t>(p.d));
+  s.truth.resize(indices.size());
+  const int64_t m = s.n;
+  if (p.shape == DatasetShape::Blobs) {
+    checkNoise(p.noiseFraction);
+    s.source = blobsSource(p.n, p.k, p.d, p.radius, p.noiseFraction, seed);
+    const BlobPlan plan = blobPlan(p.n, p.k, p.d, p.radius, p.noiseFraction, seed);
+    parallelFor(m, [&](int64_t b, int64_t e) {
+      for (int64_t j = b; j < e; ++j) {
+        const int64_t i = indices[static_cast<size_t>(j)];
+        s.truth[static_cast<size_t>(j)] = plan.truth[static_cast<size_t>(i)];
+        blobPoint(plan, i, &s.values[static_cast<size_t>(j) * p.d]);
+      }
+    });
+  } else {
+    s.source = seedSource(p.n, p.k, p.d, p.radius, seed);
+    const SeedPlan plan = seedPlan(p.n, p.k, p.d, p.radius, seed);
+    parallelFor(m, [&](int64_t b, int64_t e) {
+      for (int64_t j = b; j < e; ++j) {
+        const int64_t i = indices[static_cast<size_t>(j)];
+        const int c = seedCluster(plan, i);
+        s.truth[static_cast<size_t>(j)] = c;
+        seedPoint(plan, i, c, &s.values[static_cast<size_t>(j) * p.d]);
+      }
+    });
+  }
   return s;
 }
 
