@@ -42,7 +42,8 @@ std::string describeStop(StopReason r, int iterations) {
       return "score rule met after " + iterationsText(iterations) +
              " (score changed by at most epsilon of itself)";
     case StopReason::IterationLimit:
-      return "iteration limit: stopped after " + iterationsText(iterations) + " without converging";
+      return "iteration limit reached after " + iterationsText(iterations) +
+             " (the stop rule was not met)";
     case StopReason::None:
       break;
   }
