@@ -39,7 +39,7 @@ RunRequest defaultRequest() {
 
 void saveRequest(QSettings& settings, const RunRequest& request) {
   settings.setValue(QStringLiteral("panel/request"),
-                    QString::fromStdString(nlohmann::json(request).dump()));
+                    QString::fromStdString(requestWithAllSections(request).dump()));
 }
 
 std::optional<RunRequest> loadSavedRequest(QSettings& settings) {

@@ -138,9 +138,16 @@ void MainWindow::buildUi() {
   });
   connect(historyDock_, &HistoryDock::loadSettingsRequested, this, [this](const QString& id) {
     QString why;
-    if (ResultsPtr file = history_->results(id, &why); file && !file->runs.empty())
+    if (ResultsPtr file = history_->results(id, &why); file && !file->runs.empty()) {
       panel_->setRequest(file->runs.front().request);
-    else
+      // A sweep runs again as a sweep: its axis and values with the first point as the base.
+      const SweepAxis* axis = file->sweep.size() == 1 ? &file->sweep.front() : nullptr;
+      QStringList values;
+      if (axis)
+        for (const std::string& v : axis->values) values << QString::fromStdString(v);
+      panel_->setSweep(axis ? QString::fromStdString(axis->name) : QString(),
+                       values.join(QLatin1Char(',')));
+    } else
       showError(why);
     panelEdited();
   });

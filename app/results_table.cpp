@@ -14,14 +14,15 @@ TableData buildResultsTable(const RunSelection& selection) {
   t.headers = {QObject::tr("Run"),      QObject::tr("Configuration"), QObject::tr("Device"),
                QObject::tr("Variant"),  QObject::tr("Median (ms)"),   QObject::tr("Min (ms)"),
                QObject::tr("Max (ms)"), QObject::tr("GB/s"),          QObject::tr("Share of copy"),
-               QObject::tr("Verified"), QObject::tr("Note")};
+               QObject::tr("Verified"), QObject::tr("Stopped"),       QObject::tr("Note")};
   auto num = [](double v, int decimals) { return QString::number(v, 'f', decimals); };
   for (const RunRef& ref : selection.runs) {
     const RunResult& r = ref.run();
     const QString config = requestSummary(r.request);
     const QString device = deviceShort(r);
     if (r.variants.empty()) {
-      t.rows << QStringList{ref.label, config, device, QString(), QString(), QString(), QString(),
+      t.rows << QStringList{ref.label, config,    device,    QString(),
+                            QString(), QString(), QString(), QString(),
                             QString(), QString(), QString(), fromStd(r.message)};
       t.rowFailed << !r.ok;
       continue;
@@ -32,6 +33,11 @@ TableData buildResultsTable(const RunSelection& selection) {
                                                       : QObject::tr("NO: %L1 mismatches").arg(v.verification.mismatches))
                              : QObject::tr("not checked");
       QString note = v.ok ? fromStd(v.verification.note) : fromStd(v.error);
+      // k-means: why and after how many iterations it stopped (converged, score rule, limit).
+      const QString stopped =
+          v.ok && v.clustering
+              ? fromStd(describeStop(v.clustering->stopReason, v.clustering->iterations))
+              : QString();
       t.rows << QStringList{ref.label,
                             config,
                             device,
@@ -40,8 +46,11 @@ TableData buildResultsTable(const RunSelection& selection) {
                             v.ok ? num(v.total.minMs, 4) : QString(),
                             v.ok ? num(v.total.maxMs, 4) : QString(),
                             v.ok && v.gbps > 0 ? num(v.gbps, 1) : QString(),
-                            v.ok && v.fractionOfCopyKernel > 0 ? num(v.fractionOfCopyKernel * 100.0, 1) + QStringLiteral(" %") : QString(),
+                            v.ok && v.fractionOfCopyKernel > 0
+                                ? num(v.fractionOfCopyKernel * 100.0, 1) + QStringLiteral(" %")
+                                : QString(),
                             verified,
+                            stopped,
                             note};
       t.rowFailed << (!v.ok || (v.verification.performed && !v.verification.passed));
     }

@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -196,7 +197,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     connect(s, &QSpinBox::valueChanged, this, &ExperimentPanel::changed);
   for (QDoubleSpinBox* s : findChildren<QDoubleSpinBox*>())
     connect(s, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::changed);
-  for (QComboBox* c : {tpb_, tile_, backend_, shape_, init_, source_})
+  for (QComboBox* c : {tpb_, tile_, backend_, shape_, init_, source_, stopRule_})
     connect(c, &QComboBox::currentIndexChanged, this, [this] {
       updateVisibility();
       changed();
@@ -293,13 +294,23 @@ void ExperimentPanel::buildFamilyPage() {
   init_->addItem(tr("Random points"), int(InitMethod::Random));
   init_->addItem(tr("k-means++"), int(InitMethod::KMeansPlusPlus));
   maxIter_ = spin(kmeansOnly_, 1, 100000);
+  maxIter_->setToolTip(tr("Stop after this many iterations if the stop rule is not met first"));
+  stopRule_ = new QComboBox(kmeansOnly_);
+  stopRule_->addItem(tr("Converged (no point changes cluster)"), int(StopRule::FixedPoint));
+  stopRule_->addItem(tr("Score rule (Campaign, the seed)"), int(StopRule::ScoreChange));
+  stopRule_->setToolTip(
+      tr("Converged: Lloyd's fixed point, what scikit-learn, cuML and FAISS users expect.\n"
+         "Score rule: the seed's experiments stop when the score changes by at most "
+         "epsilon x the previous score, which can stop before convergence."));
   epsilon_ = new QDoubleSpinBox(kmeansOnly_);
   epsilon_->setDecimals(8);
   epsilon_->setRange(0, 1);
   epsilon_->setSingleStep(1e-4);
-  epsilon_->setToolTip(tr("Stop when the score changes by at most epsilon x the previous score"));
+  epsilon_->setToolTip(
+      tr("Score rule: stop when the score changes by at most epsilon x the previous score"));
   kf->addRow(tr("Initial centers"), init_);
   kf->addRow(tr("Max iterations"), maxIter_);
+  kf->addRow(tr("Stop when"), stopRule_);
   kf->addRow(tr("Epsilon"), epsilon_);
   cl->addWidget(kmeansOnly_);
   dataPages_->addWidget(cp);
@@ -421,6 +432,8 @@ void ExperimentPanel::updateVisibility() {
   generated_->setVisible(!file);
   fromFile_->setVisible(file);
   kmeansOnly_->setVisible(f == Family::KMeans);
+  epsilon_->setEnabled(static_cast<StopRule>(stopRule_->currentData().toInt()) ==
+                       StopRule::ScoreChange);
   const bool seedShape = static_cast<DatasetShape>(shape_->currentData().toInt()) == DatasetShape::SeedGenerator;
   radius_->setEnabled(seedShape);
   noise_->setEnabled(!seedShape);
@@ -496,8 +509,20 @@ void ExperimentPanel::setRequest(const kernellab::RunRequest& r) {
     shape_->setCurrentIndex(shape_->findData(int(c.shape)));
     radius_->setValue(c.radius);
     noise_->setValue(c.noiseFraction * 100.0);
+    // Given centers are not chosen in the panel but kept from a loaded request (its file named),
+    // so running a stored request again starts from the same centers.
+    if (const int given = init_->findData(int(InitMethod::Given)); given >= 0)
+      init_->removeItem(given);
+    if (c.init == InitMethod::Given) {
+      init_->addItem(
+          tr("Centers file: %1").arg(QFileInfo(QString::fromStdString(c.centersPath)).fileName()),
+          int(InitMethod::Given));
+      init_->setItemData(init_->count() - 1, QString::fromStdString(c.centersPath),
+                         Qt::ToolTipRole);
+    }
     init_->setCurrentIndex(std::max(0, init_->findData(int(c.init))));
     maxIter_->setValue(c.maxIterations);
+    stopRule_->setCurrentIndex(std::max(0, stopRule_->findData(int(c.stopRule))));
     epsilon_->setValue(c.epsilon);
     rows_->setValue(r.knn.rows);
     cols_->setValue(r.knn.cols);
@@ -546,6 +571,7 @@ kernellab::RunRequest ExperimentPanel::request() const {
   c.noiseFraction = noise_->value() / 100.0;
   c.init = static_cast<InitMethod>(init_->currentData().toInt());
   c.maxIterations = maxIter_->value();
+  c.stopRule = static_cast<StopRule>(stopRule_->currentData().toInt());
   c.epsilon = epsilon_->value();
   r.knn.rows = rows_->value();
   r.knn.cols = cols_->value();

@@ -106,6 +106,7 @@ class ExperimentPanel : public QWidget {
   QLineEdit* pointsPath_ = nullptr;
   QComboBox* init_ = nullptr;
   QSpinBox* maxIter_ = nullptr;
+  QComboBox* stopRule_ = nullptr;
   QDoubleSpinBox* epsilon_ = nullptr;
   QWidget* kmeansOnly_ = nullptr;
   // knn

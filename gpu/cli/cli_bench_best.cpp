@@ -44,7 +44,10 @@ RunRequest clusteringRequest(Family f, int64_t n, const std::vector<std::string>
   r.clustering.d = 200;
   r.clustering.init = InitMethod::First;
   r.clustering.maxIterations = maxIter;
-  r.clustering.epsilon = 0;  // stop only when the score no longer changes
+  // Campaign's score rule with epsilon 0: a fixed number of timed iterations unless the score
+  // stops changing, with no per-iteration label read-back between them.
+  r.clustering.stopRule = StopRule::ScoreChange;
+  r.clustering.epsilon = 0;
   r.clustering.keepLabels = false;
   r.warmup = 1;
   r.repetitions = reps;

@@ -3,6 +3,7 @@
 #include "cli_commands.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
@@ -42,8 +43,12 @@ void addExperimentOptions(CLI::App* cmd, CliOptions& o, bool lists) {
   cmd->add_option("--noise", o.noise, "clustering blobs: share of uniform noise points, 0..1");
   cmd->add_option("--input", o.input, "clustering: points (.csv or .npy); knn: image (.npy)");
   cmd->add_option("--centers", o.centers, "kmeans: initial centers (.csv or .npy)");
-  cmd->add_option("--max-iter", o.maxIter, "kmeans: iteration limit");
-  cmd->add_option("--epsilon", o.epsilon, "kmeans: stop when the score changes less than this (relative)");
+  cmd->add_option("--max-iter", o.maxIter, "kmeans: iteration limit (default 300)");
+  cmd->add_option("--stop", o.stop,
+                  "kmeans: fixed-point (default: stop when no point changes cluster) | score "
+                  "(Campaign's rule: the score changed by at most --epsilon of itself)");
+  cmd->add_option("--epsilon", o.epsilon,
+                  "kmeans: the score rule's relative epsilon (default 1e-4; implies --stop score)");
   cmd->add_option("--reps", o.reps, "Timed repetitions after warm-up (default 10)");
   cmd->add_option("--warmup", o.warmup, "Warm-up launches before timing (default 2)");
   cmd->add_option("--seed", o.seed, "Random seed of the generated data (default 1)");
@@ -78,6 +83,8 @@ Family parseFamily(const std::string& s) {
 }  // namespace
 
 RunRequest buildRequest(const CliOptions& o, bool lists) {
+  if (o.family.empty())
+    throw InputError("a family is required (transpose, kmeans, kcenters, knn), or --request FILE");
   RunRequest r;
   r.family = parseFamily(o.family);
   r.variants = o.variants.empty() ? std::vector<std::string>{"all"} : o.variants;
@@ -104,11 +111,26 @@ RunRequest buildRequest(const CliOptions& o, bool lists) {
     r.launch.rowsPerThread = rows;
     r.launch.threadsPerBlock = r.launch.tile * r.launch.tile / rows;
   }
+  const bool clustering = r.family == Family::KMeans || r.family == Family::KCenters;
+  if (!o.input.empty()) {
+    // A file decides the problem's size; a size option beside it would be silently ignored.
+    const std::string sizeOption = clustering && !o.n.empty()   ? "--n " + o.n
+                                   : clustering && !o.d.empty() ? "--d " + o.d
+                                   : r.family == Family::Knn && !o.image.empty()
+                                       ? "--image " + o.image
+                                       : std::string();
+    if (!sizeOption.empty())
+      throw InputError(sizeOption + " does not apply with --input " + o.input +
+                       ": the file's size is the problem's size");
+  }
   if (!o.n.empty()) r.clustering.n = parseInteger(single(o.n, "--n", lists), "--n");
   if (!o.k.empty()) {
+    // Clusters for clustering, neighbours for KNN: only the run's family gets it.
     const int k = static_cast<int>(parseInteger(single(o.k, "--k", lists), "--k"));
-    r.clustering.k = k;
-    r.knn.k = k;
+    if (r.family == Family::Knn)
+      r.knn.k = k;
+    else
+      r.clustering.k = k;
   }
   if (!o.d.empty()) r.clustering.d = static_cast<int>(parseInteger(single(o.d, "--d", lists), "--d"));
   if (!o.image.empty()) {
@@ -141,15 +163,31 @@ RunRequest buildRequest(const CliOptions& o, bool lists) {
     r.clustering.init = *i;
   }
   if (!o.input.empty()) {
-    r.clustering.inputPath = o.input;
-    r.knn.inputPath = o.input;
+    if (r.family == Family::Knn)
+      r.knn.inputPath = o.input;
+    else if (clustering)
+      r.clustering.inputPath = o.input;
+    else
+      throw InputError("--input " + o.input + " does not apply to " + toString(r.family) +
+                       " (clustering points or a KNN image)");
   }
   if (!o.centers.empty()) {
     r.clustering.centersPath = o.centers;
     r.clustering.init = InitMethod::Given;
   }
   if (o.maxIter >= 0) r.clustering.maxIterations = o.maxIter;
-  if (o.epsilon >= 0) r.clustering.epsilon = o.epsilon;
+  if (!o.stop.empty()) {
+    auto rule = stopRuleFromString(o.stop);
+    if (!rule) throw InputError("--stop " + o.stop + " is unknown (fixed-point, score)");
+    r.clustering.stopRule = *rule;
+  }
+  if (o.epsilon >= 0) {
+    if (r.clustering.stopRule == StopRule::FixedPoint && !o.stop.empty())
+      throw InputError("--epsilon " + formatFixed(o.epsilon, 6) +
+                       " belongs to the score rule, but --stop says fixed-point");
+    r.clustering.epsilon = o.epsilon;
+    r.clustering.stopRule = StopRule::ScoreChange;  // --epsilon alone asks for Campaign's rule
+  }
   if (o.noise >= 0) r.clustering.noiseFraction = o.noise;
   // Clustering switches pick variants "<memory>-<layout>"; "all" on either axis takes both.
   if ((r.family == Family::KMeans || r.family == Family::KCenters) &&
@@ -259,10 +297,46 @@ int cmdDevices(const CliOptions& o) {
   return 0;
 }
 
+namespace {
+
+// `run --request FILE`: the file names the family; a family argument must agree with it. The
+// backend may be chosen here (a GPU server's request re-run on a laptop); it is recorded.
+RunRequest storedRequest(const CliOptions& o) {
+  RunRequest r = readRequestFile(o.requestPath);
+  if (!o.family.empty() && parseFamily(o.family) != r.family)
+    throw InputError("family '" + o.family + "' disagrees with " + o.requestPath + ", a " +
+                     toString(r.family) + " request; give no family (or " + toString(r.family) +
+                     ") to run it");
+  if (o.backend != "auto") {
+    auto b = backendFromString(o.backend);
+    if (!b) throw InputError("--backend " + o.backend + " is unknown (auto, cpu, cuda)");
+    r.backend = *b;
+  }
+  return r;
+}
+
+}  // namespace
+
+void refuseExperimentOptions(const CLI::App& cmd, const CliOptions& o) {
+  if (o.requestPath.empty()) return;
+  const std::vector<std::string> allowed = {"--request", "--backend", "--json", "--csv",
+                                            "--labels",  "--stream",  "family"};
+  std::string given;
+  for (const CLI::Option* opt : cmd.get_options()) {
+    const std::string name = opt->get_name();
+    if (opt->count() == 0 || std::find(allowed.begin(), allowed.end(), name) != allowed.end())
+      continue;
+    given += (given.empty() ? "" : ", ") + name;
+  }
+  if (!given.empty())
+    throw InputError("--request " + o.requestPath + " is the whole experiment: " + given +
+                     " cannot change it (only --backend and the outputs apply)");
+}
+
 int cmdRun(const CliOptions& o) {
   RunRequest r;
   try {
-    r = o.requestPath.empty() ? buildRequest(o, false) : readRequestFile(o.requestPath);
+    r = o.requestPath.empty() ? buildRequest(o, false) : storedRequest(o);
     validateRequest(r);
   } catch (const InputError& e) {
     if (o.stream) emitEvent({{"event", "error"}, {"input_error", true}, {"message", e.what()}});
@@ -292,10 +366,27 @@ int cmdRun(const CliOptions& o) {
 }
 
 int cmdSweep(const CliOptions& o) {
-  const RunRequest base = buildRequest(o, true);
-  const std::vector<SweepAxis> axes = sweepAxes(o);
-  if (axes.empty()) throw InputError("sweep needs at least one comma list, e.g. --tpb 64,128,256");
-  const ResultsFile file = runSweep(base, axes, stderrProgress(true));
+  ResultsFile file;
+  if (!o.requestPath.empty()) {
+    // Every run of a stored sweep again, in its order, under its axes.
+    ResultsFile stored = readResultsFile(o.requestPath);
+    for (const auto& run : stored.runs)
+      if (!o.family.empty() && parseFamily(o.family) != run.request.family)
+        throw InputError("family '" + o.family + "' disagrees with " + o.requestPath +
+                         ", which holds " + toString(run.request.family) + " runs");
+    if (o.backend != "auto") {
+      auto b = backendFromString(o.backend);
+      if (!b) throw InputError("--backend " + o.backend + " is unknown (auto, cpu, cuda)");
+      for (auto& run : stored.runs) run.request.backend = *b;
+    }
+    file = rerunResults(stored, stderrProgress(true));
+  } else {
+    const RunRequest base = buildRequest(o, true);
+    const std::vector<SweepAxis> axes = sweepAxes(o);
+    if (axes.empty())
+      throw InputError("sweep needs at least one comma list, e.g. --tpb 64,128,256");
+    file = runSweep(base, axes, stderrProgress(true));
+  }
   bool ok = true;
   for (const auto& run : file.runs) {
     std::cout << "\n";

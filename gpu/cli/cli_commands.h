@@ -22,6 +22,7 @@ struct CliOptions {
   std::string n, k, d, image, window, block;
   std::string layout, memory, init, shape, input, centers;
   int maxIter = -1;
+  std::string stop;                   // kmeans: fixed-point | score
   double epsilon = -1;
   double noise = -1;                  // clustering blobs: share of uniform noise points
   int reps = -1;
@@ -43,6 +44,10 @@ void addExperimentOptions(CLI::App* cmd, CliOptions& o, bool lists);
 
 // Builds the request; with `lists` false every option must hold a single value.
 RunRequest buildRequest(const CliOptions& o, bool lists);
+
+// With --request FILE the file is the experiment: any other experiment option given on `cmd`
+// (all but --backend and the outputs) is an error naming it, never silently ignored.
+void refuseExperimentOptions(const CLI::App& cmd, const CliOptions& o);
 
 int cmdDevices(const CliOptions& o);
 int cmdRun(const CliOptions& o);

@@ -2,7 +2,9 @@
 // Tables, CSV and JSON-lines events for kernellab-cli.
 #include "cli_output.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -27,7 +29,17 @@ std::string problemText(const RunRequest& r) {
     case Family::KMeans:
     case Family::KCenters:
       s << toString(r.family) << " N=" << r.clustering.n << " K=" << r.clustering.k
-        << " D=" << r.clustering.d << ", " << r.launch.threadsPerBlock << " threads per block";
+        << " D=" << r.clustering.d
+        << (r.clustering.inputPath.empty() ? "" : " (" + r.clustering.inputPath + ")") << ", "
+        << r.launch.threadsPerBlock << " threads per block";
+      if (r.family == Family::KMeans) {
+        s << ", stop ";
+        if (r.clustering.stopRule == StopRule::FixedPoint)
+          s << "at the fixed point";
+        else
+          s << "by the score rule (epsilon " << r.clustering.epsilon << ")";
+        s << " or after " << r.clustering.maxIterations << " iterations";
+      }
       break;
     case Family::Knn:
       s << "knn image " << r.knn.rows << "x" << r.knn.cols << "x" << r.knn.components
@@ -105,42 +117,134 @@ void printRunTable(std::ostream& out, const RunResult& run) {
   if (!run.ok) out << "FAILED: " << run.message << "\n";
 }
 
+namespace {
+
+// One CSV cell per field; a field that does not apply to the row's family (or to a variant that
+// did not run) is an empty cell, so pandas reads it as NaN and no filter finds another family.
+struct CsvRow {
+  std::vector<std::string> cells;
+  void text(const std::string& s) { cells.push_back(csvEscape(s)); }
+  void empty() { cells.emplace_back(); }
+  void number(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+    cells.emplace_back(buf);
+  }
+  template <class T>
+  void integer(T v) {
+    cells.push_back(std::to_string(v));
+  }
+  void numberIf(bool applies, double v) { applies ? number(v) : empty(); }
+  template <class T>
+  void integerIf(bool applies, T v) {
+    applies ? integer(v) : empty();
+  }
+};
+
+const char* kCsvHeader =
+    "run,family,backend,device,variant,kernel,"
+    "width,height,n,k,d,rows,cols,components,window,neighbours,"
+    "threads_per_block,tile,rows_per_thread,block_x,block_y,"
+    "median_ms,min_ms,max_ms,samples,launches,gbps,fraction_of_memcpy,fraction_of_copy_kernel,"
+    "registers,shared_bytes,blocks_per_sm,iterations,stop_reason,inertia,verified,mismatches,error";
+
+// Which run of the file (0-based, the JSON's runs[index]) and what ran where.
+void problemCells(CsvRow& row, size_t index, const RunResult& run) {
+  row.integer(index);
+  row.text(toString(run.request.family));
+  row.text(run.backend);
+  row.text(run.device.name);
+}
+
+// The problem and launch cells: only the fields of the run's family.
+void configCells(CsvRow& row, const RunRequest& r) {
+  const bool transpose = r.family == Family::Transpose, knn = r.family == Family::Knn;
+  const bool clustering = r.family == Family::KMeans || r.family == Family::KCenters;
+  row.integerIf(transpose, r.transpose.width);
+  row.integerIf(transpose, r.transpose.height);
+  row.integerIf(clustering, r.clustering.n);
+  row.integerIf(clustering, r.clustering.k);
+  row.integerIf(clustering, r.clustering.d);
+  row.integerIf(knn, r.knn.rows);
+  row.integerIf(knn, r.knn.cols);
+  row.integerIf(knn, r.knn.components);
+  row.integerIf(knn, r.knn.window);
+  row.integerIf(knn, r.knn.k);
+  row.integer(r.launch.threadsPerBlock);
+  row.integerIf(transpose, r.launch.tile);
+  row.integerIf(transpose, r.launch.rowsPerThread);
+  row.integerIf(knn, r.launch.blockX);
+  row.integerIf(knn, r.launch.blockY);
+}
+
+}  // namespace
+
 void writeCsv(const std::string& path, const ResultsFile& file) {
   std::ofstream out(path, std::ios::trunc);
   if (!out) throw InputError("cannot open '" + path + "' for writing");
-  out << "family,backend,device,width,height,n,k,d,tile,threads_per_block,variant,kernel,"
-         "median_ms,min_ms,max_ms,samples,gbps,fraction_of_memcpy,fraction_of_copy_kernel,"
-         "registers,shared_bytes,blocks_per_sm,verified,mismatches,error\n";
-  for (const auto& run : file.runs) {
+  out << kCsvHeader << "\n";
+  const size_t columns = std::count(kCsvHeader, kCsvHeader + std::strlen(kCsvHeader), ',') + 1;
+  auto emit = [&](const CsvRow& row) {
+    for (size_t i = 0; i < row.cells.size(); ++i) out << (i ? "," : "") << row.cells[i];
+    out << "\n";
+  };
+  for (size_t index = 0; index < file.runs.size(); ++index) {
+    const RunResult& run = file.runs[index];
     const RunRequest& r = run.request;
-    auto prefix = [&] {
-      std::ostringstream s;
-      s << toString(r.family) << "," << run.backend << "," << csvEscape(run.device.name) << ","
-        << r.transpose.width << "," << r.transpose.height << "," << r.clustering.n << ","
-        << r.clustering.k << "," << r.clustering.d << "," << r.launch.tile << ","
-        << r.launch.threadsPerBlock << ",";
-      return s.str();
+    // A run or variant that did not run: its identity and configuration, then only the error.
+    auto notRun = [&](const std::string& variant, const std::string& error) {
+      CsvRow row;
+      problemCells(row, index, run);
+      row.text(variant);
+      row.empty();
+      configCells(row, r);
+      while (row.cells.size() + 1 < columns) row.empty();  // median_ms .. mismatches
+      row.text(error);
+      emit(row);
     };
-    if (run.variants.empty()) {
-      out << prefix() << ",,,,,,,,,,,,,," << csvEscape(run.message) << "\n";
-      continue;
-    }
+    if (run.variants.empty()) notRun("", run.message);
     for (const auto& v : run.variants) {
-      for (const auto& k : v.kernels) {
-        out << prefix() << v.variant << "," << k.name << "," << k.timing.medianMs << ","
-            << k.timing.minMs << "," << k.timing.maxMs << "," << k.timing.samples << "," << k.gbps
-            << "," << v.fractionOfMemcpy << "," << v.fractionOfCopyKernel << ",";
-        if (k.resources)
-          out << k.resources->registersPerThread << ","
-              << k.resources->staticSharedBytes + k.resources->dynamicSharedBytes << ","
-              << k.resources->maxActiveBlocksPerSM << ",";
-        else
-          out << ",,,";
-        out << (v.verification.performed ? (v.verification.passed ? "yes" : "no") : "") << ","
-            << v.verification.mismatches << "," << csvEscape(v.error) << "\n";
+      if (v.kernels.empty() || !v.ok) {
+        notRun(v.variant, v.ok ? run.message : v.error);
+        continue;
       }
-      if (v.kernels.empty())
-        out << prefix() << v.variant << ",,,,,,,,,,,,," << csvEscape(v.error) << "\n";
+      const bool kmeans = r.family == Family::KMeans;
+      const ClusteringOutput* c = v.clustering ? &*v.clustering : nullptr;
+      const Verification& ver = v.verification;
+      for (const auto& k : v.kernels) {
+        CsvRow row;
+        problemCells(row, index, run);
+        row.text(v.variant);
+        row.text(k.name);
+        configCells(row, r);
+        const bool timed = k.timing.samples > 0;
+        row.numberIf(timed, k.timing.medianMs);
+        row.numberIf(timed, k.timing.minMs);
+        row.numberIf(timed, k.timing.maxMs);
+        row.integer(k.timing.samples);
+        row.integer(k.launches);
+        row.numberIf(timed && k.gbps > 0, k.gbps);
+        row.numberIf(v.fractionOfMemcpy > 0, v.fractionOfMemcpy);
+        row.numberIf(r.family == Family::Transpose && v.fractionOfCopyKernel > 0,
+                     v.fractionOfCopyKernel);
+        const auto& res = k.resources;
+        row.integerIf(res.has_value(), res ? res->registersPerThread : 0);
+        row.integerIf(res.has_value(), res ? res->staticSharedBytes + res->dynamicSharedBytes : 0);
+        row.integerIf(res.has_value(), res ? res->maxActiveBlocksPerSM : 0);
+        row.integerIf(kmeans && c, c ? c->iterations : 0);
+        if (kmeans && c)
+          row.text(toString(c->stopReason));
+        else
+          row.empty();
+        row.numberIf(c != nullptr, c ? c->inertia : 0.0);
+        if (ver.performed)
+          row.text(ver.passed ? "yes" : "no");
+        else
+          row.empty();
+        row.integerIf(ver.performed, ver.mismatches);
+        row.empty();  // error: the variant ran
+        emit(row);
+      }
     }
   }
   if (!out) throw InputError("failed writing '" + path + "'");

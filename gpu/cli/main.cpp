@@ -21,17 +21,23 @@ int main(int argc, char** argv) {
   devices->add_option("--json", o.jsonPath, "Write the backend status as JSON");
 
   auto* run = app.add_subcommand("run", "Run one family: one variant or all, one configuration");
-  run->add_option("family", o.family, "transpose | kmeans | kcenters | knn")->required();
+  run->add_option("family", o.family,
+                  "transpose | kmeans | kcenters | knn (with --request: taken from the file)");
   addExperimentOptions(run, o, false);
   run->add_option("--request", o.requestPath,
-                  "Run the request in this JSON file (other experiment options are ignored)");
+                  "Run the request in this JSON file: a request file or a results file of one run "
+                  "(only --backend and the outputs may be given beside it)");
   run->add_flag("--stream", o.stream,
                 "Print JSON lines (progress, iterations, result) instead of a table: for a GUI worker");
 
   auto* sweep = app.add_subcommand(
       "sweep", "Run the product of comma lists: e.g. --tpb 64,128,256 --tile 16,32 --size 1024x1024,4096x4096");
-  sweep->add_option("family", o.family, "transpose | kmeans | kcenters | knn")->required();
+  sweep->add_option("family", o.family,
+                    "transpose | kmeans | kcenters | knn (with --request: taken from the file)");
   addExperimentOptions(sweep, o, true);
+  sweep->add_option("--request", o.requestPath,
+                    "Run every run of this results file again, under its sweep axes (only "
+                    "--backend and the outputs may be given beside it)");
 
   auto* verify = app.add_subcommand(
       "verify", "Every variant of every family over awkward sizes against the CPU reference; exit 1 on any mismatch");
@@ -81,8 +87,14 @@ int main(int argc, char** argv) {
 
   try {
     if (devices->parsed()) return cmdDevices(o);
-    if (run->parsed()) return cmdRun(o);
-    if (sweep->parsed()) return cmdSweep(o);
+    if (run->parsed()) {
+      refuseExperimentOptions(*run, o);
+      return cmdRun(o);
+    }
+    if (sweep->parsed()) {
+      refuseExperimentOptions(*sweep, o);
+      return cmdSweep(o);
+    }
     if (verify->parsed()) return cmdVerify(o);
     if (bench->parsed()) return cmdBench(o);
     if (occupancy->parsed()) return cmdOccupancy(occ);

@@ -106,6 +106,36 @@ RunResult runExperiment(const RunRequest& request, const RunHooks& hooks) {
   return res;
 }
 
+namespace {
+
+// One point of a sweep: `apply` turns `r` into the point's request (it may throw InputError for a
+// bad value), then it is validated and run; a point that cannot run is kept with ok = false, the
+// reason, and its request as far as it was built.
+template <class Apply>
+RunResult runPoint(Apply&& apply, RunRequest r, const std::string& label, size_t i, size_t count,
+                   const RunHooks& hooks) {
+  hooks.throwIfCancelled();
+  try {
+    apply(r);
+    RunHooks inner = hooks;
+    inner.progress = [&](const std::string& stage, double f) {
+      hooks.report(label + ": " + stage, (double(i) + f) / double(count));
+    };
+    validateRequest(r);
+    return runExperiment(r, inner);
+  } catch (const InputError& e) {
+    RunResult run;
+    run.request = r;
+    run.ok = false;
+    run.message = std::string("skipped: ") + e.what();
+    run.createdAt = isoTimestampUtc();
+    run.tool = toolVersion();
+    return run;
+  }
+}
+
+}  // namespace
+
 ResultsFile runSweep(const RunRequest& base, const std::vector<SweepAxis>& axes,
                      const RunHooks& hooks) {
   ResultsFile file;
@@ -124,29 +154,25 @@ ResultsFile runSweep(const RunRequest& base, const std::vector<SweepAxis>& axes,
     points = std::move(next);
   }
   for (size_t i = 0; i < points.size(); ++i) {
-    hooks.throwIfCancelled();
     std::string label;
-    RunRequest r = base;
-    RunResult run;
-    try {
-      for (const auto& [axis, value] : points[i]) {
-        label += (label.empty() ? "" : ", ") + axis + "=" + value;
-        r = applySweepValue(r, axis, value);
-      }
-      RunHooks inner = hooks;
-      inner.progress = [&](const std::string& stage, double f) {
-        hooks.report(label + ": " + stage, (double(i) + f) / double(points.size()));
-      };
-      validateRequest(r);
-      run = runExperiment(r, inner);
-    } catch (const InputError& e) {
-      run.request = r;
-      run.ok = false;
-      run.message = std::string("skipped: ") + e.what();
-      run.createdAt = isoTimestampUtc();
-      run.tool = toolVersion();
-    }
-    file.runs.push_back(std::move(run));
+    for (const auto& [axis, value] : points[i])
+      label += (label.empty() ? "" : ", ") + axis + "=" + value;
+    auto apply = [&](RunRequest& r) {
+      for (const auto& [axis, value] : points[i]) r = applySweepValue(r, axis, value);
+    };
+    file.runs.push_back(runPoint(apply, base, label, i, points.size(), hooks));
+  }
+  return file;
+}
+
+ResultsFile rerunResults(const ResultsFile& stored, const RunHooks& hooks) {
+  ResultsFile file;
+  file.sweep = stored.sweep;
+  const size_t count = stored.runs.size();
+  for (size_t i = 0; i < count; ++i) {
+    const std::string label = "run " + std::to_string(i + 1) + " of " + std::to_string(count);
+    file.runs.push_back(
+        runPoint([](RunRequest&) {}, stored.runs[i].request, label, i, count, hooks));
   }
   return file;
 }

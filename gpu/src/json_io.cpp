@@ -3,6 +3,8 @@
 // files) and refuse files whose schema_version is newer than this build.
 #include "kernellab/json_io.h"
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -40,13 +42,80 @@ void optEnum(const json& j, const char* key, E& out, FromString fromString) {
 
 }  // namespace
 
-void to_json(json& j, const LaunchConfig& v) {
-  j = json{{"threads_per_block", v.threadsPerBlock},
-           {"tile", v.tile},
-           {"rows_per_thread", v.rowsPerThread},
-           {"block_x", v.blockX},
-           {"block_y", v.blockY}};
+namespace {
+
+// The launch knobs the family reads: threads per block always, the tile and rows per thread for
+// transpose, the block shape for KNN. `all` writes every knob (the window's saved settings).
+json launchJson(const LaunchConfig& v, Family f, bool all) {
+  json j{{"threads_per_block", v.threadsPerBlock}};
+  if (all || f == Family::Transpose) {
+    j["tile"] = v.tile;
+    j["rows_per_thread"] = v.rowsPerThread;
+  }
+  if (all || f == Family::Knn) {
+    j["block_x"] = v.blockX;
+    j["block_y"] = v.blockY;
+  }
+  return j;
 }
+
+// The clustering fields that apply: the generator's for generated points, the path for a file
+// (whose N and D the run records), and the k-means knobs for k-means only.
+json clusteringJson(const ClusteringProblem& c, Family f, bool all) {
+  const bool generated = c.inputPath.empty();
+  const bool kmeans = f == Family::KMeans;
+  json j{{"n", c.n},
+         {"k", c.k},
+         {"d", c.d},
+         {"init", toString(c.init)},
+         {"keep_labels", c.keepLabels}};
+  if (all || generated) {
+    j["shape"] = toString(c.shape);
+    j["radius"] = c.radius;
+  }
+  if (all || (generated && c.shape == DatasetShape::Blobs)) j["noise_fraction"] = c.noiseFraction;
+  if (all || !generated) j["input_path"] = c.inputPath;
+  if (all || (kmeans && c.init == InitMethod::Given)) j["centers_path"] = c.centersPath;
+  if (all || kmeans) {
+    j["max_iterations"] = c.maxIterations;
+    j["stop_rule"] = toString(c.stopRule);
+  }
+  if (all || (kmeans && c.stopRule == StopRule::ScoreChange)) j["epsilon"] = c.epsilon;
+  return j;
+}
+
+json knnJson(const KnnProblem& v) {
+  return json{{"rows", v.rows},
+              {"cols", v.cols},
+              {"components", v.components},
+              {"window", v.window},
+              {"k", v.k},
+              {"input_path", v.inputPath},
+              {"keep_neighbours", v.keepNeighbours}};
+}
+
+json requestJson(const RunRequest& v, bool all) {
+  json j{{"family", toString(v.family)},
+         {"variants", v.variants},
+         {"launch", launchJson(v.launch, v.family, all)},
+         {"warmup", v.warmup},
+         {"repetitions", v.repetitions},
+         {"seed", v.seed},
+         {"backend", toString(v.backend)},
+         {"verify", v.verify},
+         {"record_schedule", v.recordSchedule},
+         {"measure_ceilings", v.measureCeilings}};
+  const bool clustering = v.family == Family::KMeans || v.family == Family::KCenters;
+  if (all || v.family == Family::Transpose)
+    j["transpose"] = {{"width", v.transpose.width}, {"height", v.transpose.height}};
+  if (all || clustering) j["clustering"] = clusteringJson(v.clustering, v.family, all);
+  if (all || v.family == Family::Knn) j["knn"] = knnJson(v.knn);
+  return j;
+}
+
+}  // namespace
+
+void to_json(json& j, const LaunchConfig& v) { j = launchJson(v, Family::Transpose, true); }
 void from_json(const json& j, LaunchConfig& v) {
   opt(j, "threads_per_block", v.threadsPerBlock);
   opt(j, "tile", v.tile);
@@ -55,40 +124,11 @@ void from_json(const json& j, LaunchConfig& v) {
   opt(j, "block_y", v.blockY);
 }
 
-void to_json(json& j, const RunRequest& v) {
-  j = json{{"family", toString(v.family)},
-           {"variants", v.variants},
-           {"transpose", {{"width", v.transpose.width}, {"height", v.transpose.height}}},
-           {"clustering",
-            {{"n", v.clustering.n},
-             {"k", v.clustering.k},
-             {"d", v.clustering.d},
-             {"shape", toString(v.clustering.shape)},
-             {"radius", v.clustering.radius},
-             {"noise_fraction", v.clustering.noiseFraction},
-             {"input_path", v.clustering.inputPath},
-             {"centers_path", v.clustering.centersPath},
-             {"init", toString(v.clustering.init)},
-             {"max_iterations", v.clustering.maxIterations},
-             {"epsilon", v.clustering.epsilon},
-             {"keep_labels", v.clustering.keepLabels}}},
-           {"knn",
-            {{"rows", v.knn.rows},
-             {"cols", v.knn.cols},
-             {"components", v.knn.components},
-             {"window", v.knn.window},
-             {"k", v.knn.k},
-             {"input_path", v.knn.inputPath},
-             {"keep_neighbours", v.knn.keepNeighbours}}},
-           {"launch", v.launch},
-           {"warmup", v.warmup},
-           {"repetitions", v.repetitions},
-           {"seed", v.seed},
-           {"backend", toString(v.backend)},
-           {"verify", v.verify},
-           {"record_schedule", v.recordSchedule},
-           {"measure_ceilings", v.measureCeilings}};
-}
+// A request carries the sections of its own family only (schema 2), so nothing in it describes
+// another experiment; see requestWithAllSections for the window's saved settings.
+void to_json(json& j, const RunRequest& v) { j = requestJson(v, false); }
+
+json requestWithAllSections(const RunRequest& v) { return requestJson(v, true); }
 
 void from_json(const json& j, RunRequest& v) {
   if (!j.is_object()) throw InputError("a request must be a JSON object");
@@ -110,6 +150,7 @@ void from_json(const json& j, RunRequest& v) {
     opt(*it, "input_path", c.inputPath);
     opt(*it, "centers_path", c.centersPath);
     optEnum(*it, "init", c.init, initFromString);
+    optEnum(*it, "stop_rule", c.stopRule, stopRuleFromString);
     opt(*it, "max_iterations", c.maxIterations);
     opt(*it, "epsilon", c.epsilon);
     opt(*it, "keep_labels", c.keepLabels);
@@ -304,6 +345,7 @@ void to_json(json& j, const IterationRecord& v) {
   j = json{{"iteration", v.iteration}, {"score", v.score}, {"kernel_ms", v.kernelMs}};
   if (v.chosenPoint >= 0) j["chosen_point"] = v.chosenPoint;
   if (v.rechecked >= 0) j["rechecked"] = v.rechecked;
+  if (v.labelsChanged >= 0) j["labels_changed"] = v.labelsChanged;
 }
 void from_json(const json& j, IterationRecord& v) {
   opt(j, "iteration", v.iteration);
@@ -311,6 +353,7 @@ void from_json(const json& j, IterationRecord& v) {
   opt(j, "kernel_ms", v.kernelMs);
   opt(j, "chosen_point", v.chosenPoint);
   opt(j, "rechecked", v.rechecked);
+  opt(j, "labels_changed", v.labelsChanged);
 }
 
 void to_json(json& j, const ClusteringOutput& v) {
@@ -320,6 +363,7 @@ void to_json(json& j, const ClusteringOutput& v) {
            {"iterations", v.iterations},
            {"inertia", v.inertia},
            {"cluster_sizes", v.clusterSizes}};
+  if (v.stopReason != StopReason::None) j["stop_reason"] = toString(v.stopReason);
 }
 void from_json(const json& j, ClusteringOutput& v) {
   opt(j, "labels", v.labels);
@@ -328,6 +372,7 @@ void from_json(const json& j, ClusteringOutput& v) {
   opt(j, "iterations", v.iterations);
   opt(j, "inertia", v.inertia);
   opt(j, "cluster_sizes", v.clusterSizes);
+  optEnum(j, "stop_reason", v.stopReason, stopReasonFromString);
 }
 
 void to_json(json& j, const KnnWindowMismatch& v) {
@@ -476,6 +521,36 @@ void from_json(const json& j, ResultsFile& v) {
   opt(j, "runs", v.runs);
 }
 
+namespace {
+
+// Schema 1 had one k-means stop rule, Campaign's score rule, and recorded no stop reason: a file
+// of that version says what it ran once read (the rule; the reason from its last two scores).
+void upgradeRequest(RunRequest& r, int version) {
+  if (version < 2) r.clustering.stopRule = StopRule::ScoreChange;
+}
+
+void upgradeRun(RunResult& run, int fileVersion) {
+  const int version = std::min(run.schemaVersion, fileVersion);
+  if (version >= 2) return;
+  upgradeRequest(run.request, version);
+  if (run.request.family == Family::KMeans) {
+    const double epsilon = run.request.clustering.epsilon;
+    for (VariantResult& v : run.variants) {
+      if (!v.clustering || v.clustering->stopReason != StopReason::None) continue;
+      const auto& it = v.iterations;
+      const bool met = it.size() >= 2 && std::fabs(it.back().score - it[it.size() - 2].score) <=
+                                             epsilon * it[it.size() - 2].score;
+      v.clustering->stopReason =
+          met || v.clustering->iterations < run.request.clustering.maxIterations
+              ? StopReason::ScoreRule
+              : StopReason::IterationLimit;
+    }
+  }
+  run.schemaVersion = kSchemaVersion;  // what it holds now, and what it is written as again
+}
+
+}  // namespace
+
 ResultsFile parseResultsFile(const std::string& text) {
   json j;
   try {
@@ -497,11 +572,15 @@ ResultsFile parseResultsFile(const std::string& text) {
     throw InputError("not a KernelLab results file: 'kind' is not \"kernellab-results\"");
   if (!j.contains("runs") || !j["runs"].is_array())
     throw InputError("results file: 'runs' is missing or not a list");
+  ResultsFile file;
   try {
-    return j.get<ResultsFile>();
+    file = j.get<ResultsFile>();
   } catch (const json::exception& e) {
     throw InputError(std::string("results file: ") + e.what());
   }
+  for (RunResult& run : file.runs) upgradeRun(run, version);
+  file.schemaVersion = kSchemaVersion;
+  return file;
 }
 
 namespace {
@@ -539,18 +618,32 @@ RunRequest parseRequest(const std::string& text) {
   } catch (const json::parse_error& e) {
     throw InputError("not valid JSON (byte " + std::to_string(e.byte) + "): " + e.what());
   }
+  // A bare request carries no version: it is read with this build's defaults.
+  int version = kSchemaVersion;
   if (j.is_object() && j.contains("schema_version")) {
-    const int version = j["schema_version"].is_number_integer() ? j["schema_version"].get<int>() : 0;
+    version = j["schema_version"].is_number_integer() ? j["schema_version"].get<int>() : 0;
     if (version > kSchemaVersion)
       throw InputError("request has schema_version " + std::to_string(version) +
                        ", newer than this build understands (" + std::to_string(kSchemaVersion) + ")");
-    if (j.contains("request")) j = j["request"];
+    if (j.contains("request")) {
+      j = j["request"];
+    } else if (j.value("kind", std::string()) == "kernellab-results") {
+      // A results file: the request of its one run (a sweep re-runs with `sweep --request`).
+      const ResultsFile file = parseResultsFile(text);
+      if (file.runs.size() != 1)
+        throw InputError("this results file holds " + std::to_string(file.runs.size()) +
+                         " runs; `kernellab-cli sweep --request FILE` re-runs them all");
+      return file.runs.front().request;
+    }
   }
+  RunRequest r;
   try {
-    return j.get<RunRequest>();
+    r = j.get<RunRequest>();
   } catch (const json::exception& e) {
     throw InputError(std::string("request: ") + e.what());
   }
+  upgradeRequest(r, version);
+  return r;
 }
 
 RunRequest readRequestFile(const std::string& path) {

@@ -47,6 +47,8 @@ constexpr std::array<std::pair<InitMethod, const char*>, 4> kInits{{
     {InitMethod::Given, "given"}}};
 constexpr std::array<std::pair<DatasetShape, const char*>, 2> kShapes{{
     {DatasetShape::SeedGenerator, "seed"}, {DatasetShape::Blobs, "blobs"}}};
+constexpr std::array<std::pair<StopRule, const char*>, 2> kStopRules{{
+    {StopRule::FixedPoint, "fixed-point"}, {StopRule::ScoreChange, "score"}}};
 
 }  // namespace
 
@@ -56,6 +58,7 @@ const char* toString(DataLayout l) { return nameOf(kLayouts, l); }
 const char* toString(ScratchMemory m) { return nameOf(kMemories, m); }
 const char* toString(InitMethod i) { return nameOf(kInits, i); }
 const char* toString(DatasetShape s) { return nameOf(kShapes, s); }
+const char* toString(StopRule s) { return nameOf(kStopRules, s); }
 std::optional<Family> familyFromString(const std::string& s) { return valueOf(kFamilies, s); }
 std::optional<BackendChoice> backendFromString(const std::string& s) {
   return valueOf(kBackends, s);
@@ -66,6 +69,7 @@ std::optional<ScratchMemory> memoryFromString(const std::string& s) {
 }
 std::optional<InitMethod> initFromString(const std::string& s) { return valueOf(kInits, s); }
 std::optional<DatasetShape> shapeFromString(const std::string& s) { return valueOf(kShapes, s); }
+std::optional<StopRule> stopRuleFromString(const std::string& s) { return valueOf(kStopRules, s); }
 
 RunRequest applySweepValue(const RunRequest& base, const std::string& axis,
                            const std::string& value) {
@@ -83,8 +87,12 @@ RunRequest applySweepValue(const RunRequest& base, const std::string& axis,
   } else if (axis == "n") {
     r.clustering.n = parseInteger(value, "--n");
   } else if (axis == "k") {
-    r.clustering.k = static_cast<int>(parseInteger(value, "--k"));
-    r.knn.k = r.clustering.k;  // the CLI's --k is both (clusters; neighbours)
+    // The CLI's --k means clusters or neighbours, by family; the other family's k stays as it was.
+    const int k = static_cast<int>(parseInteger(value, "--k"));
+    if (r.family == Family::Knn)
+      r.knn.k = k;
+    else
+      r.clustering.k = k;
   } else if (axis == "d") {
     r.clustering.d = static_cast<int>(parseInteger(value, "--d"));
   } else if (axis == "image") {

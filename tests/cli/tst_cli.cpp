@@ -41,7 +41,10 @@ class TstCli : public QObject {
     QVERIFY(r.out.contains("transpose 1000x37"));
     QVERIFY(r.out.contains("GB/s"));
     const QJsonObject j = readJson(json);
-    QCOMPARE(j["schema_version"].toInt(), 1);
+    QCOMPARE(j["schema_version"].toInt(), 2);
+    // The request carries its own family's section only.
+    const QJsonObject req = j["runs"].toArray()[0].toObject()["request"].toObject();
+    QVERIFY(req.contains("transpose") && !req.contains("clustering") && !req.contains("knn"));
     const QJsonArray variants = j["runs"].toArray()[0].toObject()["variants"].toArray();
     QCOMPARE(variants.size(), 6);
     for (const auto& v : variants) QVERIFY(v.toObject()["verification"].toObject()["passed"].toBool());
@@ -49,7 +52,15 @@ class TstCli : public QObject {
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 7);  // header + 6 variants
-    QVERIFY(lines[0].startsWith("family,backend"));
+    QVERIFY(lines[0].startsWith("run,family,backend"));
+    // Tidy: a transpose row has empty clustering and KNN cells.
+    const QStringList head = kltest::csvCells(lines[0]);
+    const QStringList row = kltest::csvCells(lines[1]);
+    QCOMPARE(row.size(), head.size());
+    QCOMPARE(row[head.indexOf("width")], QString("1000"));
+    for (const char* empty :
+         {"n", "k", "d", "rows", "window", "neighbours", "block_x", "iterations", "stop_reason"})
+      QVERIFY2(row[head.indexOf(empty)].isEmpty(), empty);
   }
 
   void badInputExitsTwoWithOneLine_data() {
@@ -121,9 +132,34 @@ class TstCli : public QObject {
     f.write(R"({"schema_version":1,"request":{"family":"transpose","variants":["naive"],"transpose":{"width":40,"height":20},"backend":"cpu"}})");
     f.close();
     const QString out = dir_.filePath("req-out.json");
-    const auto r = runCli({"run", "x", "--request", req, "--json", out});
+    // The file names the family: no family argument is needed, and one that agrees is fine.
+    const auto r = runCli({"run", "--request", req, "--json", out});
     QCOMPARE(r.exitCode, 0);
     QCOMPARE(readJson(out)["runs"].toArray()[0].toObject()["variants"].toArray().size(), 1);
+    QCOMPARE(runCli({"run", "transpose", "--request", req}).exitCode, 0);
+  }
+
+  void requestFamilyMustAgreeWithTheFile() {
+    const QString req = dir_.filePath("req-km.json");
+    QFile f(req);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(
+        R"({"schema_version":2,"request":{"family":"kmeans","clustering":{"n":40,"k":2,"d":2},"backend":"cpu"}})");
+    f.close();
+    const auto r = runCli({"run", "transpose", "--request", req});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(
+        r.err.contains("family 'transpose' disagrees with") && r.err.contains("a kmeans request"),
+        qPrintable(r.err));
+    QVERIFY(r.out.isEmpty());
+    // Experiment options beside --request would change what the file says: refused by name.
+    const auto r2 = runCli({"run", "--request", req, "--n", "5", "--tpb", "64"});
+    QCOMPARE(r2.exitCode, 2);
+    QVERIFY2(r2.err.contains("--tpb, --n cannot change it"), qPrintable(r2.err));
+    // Without --request a family is required.
+    const auto r3 = runCli({"run", "--backend", "cpu"});
+    QCOMPARE(r3.exitCode, 2);
+    QVERIFY2(r3.err.contains("a family is required"), qPrintable(r3.err));
   }
 
   void sweepRunsTheProduct() {

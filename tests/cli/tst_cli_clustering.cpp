@@ -88,11 +88,139 @@ class TstCliClustering : public QObject {
     const QJsonObject v =
         readJson(json)["runs"].toArray()[0].toObject()["variants"].toArray()[0].toObject();
     const QJsonObject c = v["clustering"].toObject();
-    // It 1 assigns to the given centers, it 2 moves them to the means (1.2, 1.2) and (11, 11),
-    // it 3 changes nothing and stops.
-    QCOMPARE(c["iterations"].toInt(), 3);
+    // It 1 assigns to the given centers, it 2 moves them to the means (1.2, 1.2) and (11, 11)
+    // and no point changes cluster: the fixed point, after 2 iterations (scikit-learn's n_iter_).
+    QCOMPARE(c["iterations"].toInt(), 2);
+    QCOMPARE(c["stop_reason"].toString(), QString("converged"));
+    QVERIFY(r.out.contains("converged after 2 iterations"));
     QVERIFY(qAbs(c["inertia"].toDouble() - 17.6) < 1e-4);
     QCOMPARE(c["cluster_sizes"].toArray()[0].toInt(), 5);
+  }
+
+  // The request stored with a run is the request that ran: the file's N and D (not the
+  // generator's defaults), only the clustering section, and it runs the same experiment again.
+  void storedFileRequestRunsAgain() {
+    const QString points = QStringLiteral(KERNELLAB_TEST_DATA_DIR "/iris.csv");
+    const QString centers = QStringLiteral(KERNELLAB_TEST_DATA_DIR "/iris_centers_k3.csv");
+    const QString json = dir_.filePath("iris.json"), again = dir_.filePath("iris-again.json");
+    const auto r = runCli({"run", "kmeans", "--input", points, "--centers", centers, "--k", "3",
+                           "--variant", "shared-coalesced,global-interleaved", "--backend", "cpu",
+                           "--reps", "1", "--json", json});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains("kmeans N=150 K=3 D=4 (" + points + ")"), qPrintable(r.out));
+    QVERIFY(r.out.contains("stop at the fixed point or after 300 iterations"));
+    QVERIFY(r.out.contains("converged after 12 iterations (no point changed cluster)"));
+    const QJsonObject run = readJson(json)["runs"].toArray()[0].toObject();
+    const QJsonObject req = run["request"].toObject();
+    QVERIFY(!req.contains("knn") && !req.contains("transpose"));
+    const QJsonObject c = req["clustering"].toObject();
+    QCOMPARE(c["n"].toInt(), 150);
+    QCOMPARE(c["d"].toInt(), 4);
+    QCOMPARE(c["stop_rule"].toString(), QString("fixed-point"));
+    QVERIFY(!c.contains("shape") && !c.contains("radius") && !c.contains("epsilon"));
+    QVERIFY(!req["launch"].toObject().contains("tile"));
+
+    // The results file itself is a request: the family comes from it.
+    const auto r2 = runCli({"run", "--request", json, "--json", again});
+    QCOMPARE(r2.exitCode, 0);
+    QVERIFY(r2.out.contains("kmeans N=150 K=3 D=4"));
+    const QJsonObject run2 = readJson(again)["runs"].toArray()[0].toObject();
+    QCOMPARE(run2["request"].toObject(), req);
+    const QJsonArray v1 = run["variants"].toArray(), v2 = run2["variants"].toArray();
+    QCOMPARE(v2.size(), v1.size());
+    for (int i = 0; i < v1.size(); ++i) {
+      const QJsonObject a = v1[i].toObject()["clustering"].toObject();
+      const QJsonObject b = v2[i].toObject()["clustering"].toObject();
+      for (const char* field :
+           {"labels", "centers", "iterations", "inertia", "stop_reason", "cluster_sizes"})
+        QVERIFY2(a[field] == b[field], field);
+    }
+  }
+
+  void storedSweepRunsAgain() {
+    const QString points = QStringLiteral(KERNELLAB_TEST_DATA_DIR "/breast_cancer.csv");
+    const QString json = dir_.filePath("bc-sweep.json"), again = dir_.filePath("bc-again.json");
+    const auto r =
+        runCli({"sweep", "kmeans", "--input", points, "--k", "2,3", "--tpb", "32,1024", "--variant",
+                "global-coalesced", "--backend", "cpu", "--reps", "1", "--json", json});
+    QCOMPARE(r.exitCode, 0);
+    const QJsonObject first = readJson(json);
+    QCOMPARE(first["runs"].toArray().size(), 4);
+    const auto r2 = runCli({"sweep", "--request", json, "--json", again});
+    QCOMPARE(r2.exitCode, 0);
+    const QJsonObject second = readJson(again);
+    QCOMPARE(second["sweep"], first["sweep"]);
+    const QJsonArray a = first["runs"].toArray(), b = second["runs"].toArray();
+    QCOMPARE(b.size(), a.size());
+    for (int i = 0; i < a.size(); ++i) {
+      QCOMPARE(b[i].toObject()["request"], a[i].toObject()["request"]);
+      QCOMPARE(a[i].toObject()["request"].toObject()["clustering"].toObject()["n"].toInt(), 569);
+      const QJsonObject ca =
+          a[i].toObject()["variants"].toArray()[0].toObject()["clustering"].toObject();
+      const QJsonObject cb =
+          b[i].toObject()["variants"].toArray()[0].toObject()["clustering"].toObject();
+      QCOMPARE(cb["labels"], ca["labels"]);
+      QCOMPARE(cb["iterations"], ca["iterations"]);
+      QCOMPARE(cb["inertia"], ca["inertia"]);
+    }
+    // A sweep's results file holds several runs: `run --request` says how to re-run it.
+    const auto r3 = runCli({"run", "--request", json});
+    QCOMPARE(r3.exitCode, 2);
+    QVERIFY2(r3.err.contains("holds 4 runs; `kernellab-cli sweep --request FILE` re-runs them all"),
+             qPrintable(r3.err));
+  }
+
+  void stopRuleIsChosenAndRecorded() {
+    const QString points = QStringLiteral(KERNELLAB_TEST_DATA_DIR "/breast_cancer.csv");
+    const QString centers = QStringLiteral(KERNELLAB_TEST_DATA_DIR "/breast_cancer_centers_k2.csv");
+    const QString json = dir_.filePath("bc-score.json"), csv = dir_.filePath("bc-score.csv");
+    // --epsilon alone asks for Campaign's score rule (as the seed's experiments do).
+    const auto r =
+        runCli({"run",       "kmeans", "--input",   points, "--centers", centers,
+                "--k",       "2",      "--epsilon", "1e-4", "--variant", "shared-interleaved",
+                "--backend", "cpu",    "--reps",    "1",    "--json",    json,
+                "--csv",     csv});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("stop by the score rule (epsilon 0.0001) or after 300 iterations"));
+    QVERIFY(r.out.contains("score rule met after 8 iterations"));
+    const QJsonObject run = readJson(json)["runs"].toArray()[0].toObject();
+    QCOMPARE(run["request"].toObject()["clustering"].toObject()["stop_rule"].toString(),
+             QString("score"));
+    QCOMPARE(run["request"].toObject()["clustering"].toObject()["epsilon"].toDouble(), 1e-4);
+    const QJsonObject c = run["variants"].toArray()[0].toObject()["clustering"].toObject();
+    QCOMPARE(c["stop_reason"].toString(), QString("score-rule"));
+    QCOMPARE(c["iterations"].toInt(), 8);
+    // The CSV: k-means rows carry n, k, d, iterations and the stop reason, no transpose fields.
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 4);  // header + calcCentroids, assign, score
+    const QStringList head = kltest::csvCells(lines[0]);
+    for (int i = 1; i < lines.size(); ++i) {
+      const QStringList row = kltest::csvCells(lines[i]);
+      QCOMPARE(row.size(), head.size());
+      QCOMPARE(row[head.indexOf("n")], QString("569"));
+      QCOMPARE(row[head.indexOf("d")], QString("30"));
+      QCOMPARE(row[head.indexOf("iterations")], QString("8"));
+      QCOMPARE(row[head.indexOf("stop_reason")], QString("score-rule"));
+      QVERIFY(row[head.indexOf("width")].isEmpty() && row[head.indexOf("tile")].isEmpty());
+      QVERIFY(row[head.indexOf("neighbours")].isEmpty());
+    }
+    // The iteration limit is a stop reason too.
+    const QString limited = dir_.filePath("bc-limit.json");
+    QCOMPARE(runCli({"run", "kmeans", "--input", points, "--centers", centers, "--k", "2",
+                     "--max-iter", "4", "--variant", "shared-coalesced", "--backend", "cpu",
+                     "--reps", "1", "--json", limited})
+                 .exitCode,
+             0);
+    QCOMPARE(readJson(limited)["runs"]
+                 .toArray()[0]
+                 .toObject()["variants"]
+                 .toArray()[0]
+                 .toObject()["clustering"]
+                 .toObject()["stop_reason"]
+                 .toString(),
+             QString("iteration-limit"));
   }
 
   void badInputExitsTwoWithOneLine_data() {
@@ -117,6 +245,16 @@ class TstCliClustering : public QObject {
                                   << "cannot open '/nonexistent/p.csv'";
     QTest::newRow("list in run") << QStringList{"run", "kmeans", "--k", "2,3"}
                                  << "run takes one value; use sweep";
+    const QString iris = QStringLiteral(KERNELLAB_TEST_DATA_DIR "/iris.csv");
+    QTest::newRow("n with a file") << QStringList{"run", "kmeans", "--input", iris, "--n", "100000"}
+                                   << "--n 100000 does not apply with --input";
+    QTest::newRow("d with a file") << QStringList{"run", "kcenters", "--input", iris, "--d", "3"}
+                                   << "--d 3 does not apply with --input";
+    QTest::newRow("stop") << QStringList{"run", "kmeans", "--stop", "never"}
+                          << "--stop never is unknown (fixed-point, score)";
+    QTest::newRow("epsilon at the fixed point")
+        << QStringList{"run", "kmeans", "--stop", "fixed-point", "--epsilon", "0.1"}
+        << "belongs to the score rule, but --stop says fixed-point";
   }
   void badInputExitsTwoWithOneLine() {
     QFETCH(QStringList, args);

@@ -66,6 +66,29 @@ class TstKnnCli : public QObject {
     QCOMPARE(knn["rows"].toInt(), 12);  // from the file, not the default 377 x 329
     QCOMPARE(knn["cols"].toInt(), 19);
     QCOMPARE(knn["components"].toInt(), 3);
+    QCOMPARE(knn["k"].toInt(), 4);
+    QCOMPARE(knn["input_path"].toString(), path);
+    const QJsonObject req = readJson(json)["runs"].toArray()[0].toObject()["request"].toObject();
+    QVERIFY(!req.contains("clustering") && !req.contains("transpose"));  // nothing copied across
+
+    // The stored request runs the same experiment again.
+    const QString again = dir_.filePath("npy-again.json");
+    const auto r2 = runCli({"run", "--request", json, "--json", again});
+    QCOMPARE(r2.exitCode, 0);
+    QVERIFY(r2.out.contains("knn image 12x19x3 (" + path + "), window 3 rows, k 4"));
+    const QJsonObject run1 = readJson(json)["runs"].toArray()[0].toObject();
+    const QJsonObject run2 = readJson(again)["runs"].toArray()[0].toObject();
+    QCOMPARE(run2["request"], run1["request"]);
+    const QJsonArray v1 = run1["variants"].toArray(), v2 = run2["variants"].toArray();
+    QCOMPARE(v2.size(), v1.size());
+    for (int i = 0; i < v1.size(); ++i) {
+      QCOMPARE(v2[i].toObject()["verification"], v1[i].toObject()["verification"]);
+      QCOMPARE(v2[i].toObject()["knn"], v1[i].toObject()["knn"]);
+    }
+    // An image file gives the image's size: --image beside it would be ignored, so it is refused.
+    const auto r3 = runCli({"run", "knn", "--input", path, "--image", "5x5", "--backend", "cpu"});
+    QCOMPARE(r3.exitCode, 2);
+    QVERIFY2(r3.err.contains("--image 5x5 does not apply with --input"), qPrintable(r3.err));
   }
 
   void badInputExitsTwoWithOneLine_data() {

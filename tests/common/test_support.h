@@ -42,6 +42,26 @@ inline CliRun runCli(const QStringList& args, const QStringList& env = {}, int t
   return r;
 }
 
+// One CSV line into cells (RFC 4180 quoting: a quoted cell may hold commas, e.g. a device name).
+inline QStringList csvCells(const QString& line) {
+  QStringList cells{QString()};
+  bool quoted = false;
+  for (int i = 0; i < line.size(); ++i) {
+    const QChar c = line[i];
+    if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"') {
+      cells.last() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      cells << QString();
+    } else {
+      cells.last() += c;
+    }
+  }
+  return cells;
+}
+
 // The reason CUDA cannot run here, or an empty string when it can.
 inline QString cudaUnavailableReason() {
   const kernellab::BackendStatus s = kernellab::backendStatus();

@@ -6,6 +6,7 @@
 
 #include "kernellab/clustering.h"
 #include "kernellab/experiment.h"
+#include "sklearn_reference.h"
 #include "test_support.h"
 
 using namespace kernellab;
@@ -29,6 +30,39 @@ class TstClusteringCuda : public QObject {
   }
 
  private slots:
+  // The stop rule holds on every k-means path on the GPU: the seed's four, the best engine and
+  // the cuBLAS peer reach scikit-learn's converged answer after scikit-learn's iteration count,
+  // and say so (tests/common/sklearn_reference.h; the CPU executor in tst_kmeans_real_data).
+  void realDataConvergesLikeScikitLearnOnEveryEngine() {
+    KLTEST_REQUIRE_CUDA();
+    for (const kltest::RealCase* c : {&kltest::kIris, &kltest::kBreastCancer}) {
+      const RunResult res = runExperiment(kltest::realDataRequest(*c, BackendChoice::Cuda));
+      QVERIFY2(res.ok, res.message.c_str());
+      QCOMPARE(res.request.clustering.n, c->n);
+      QCOMPARE(res.variants.size(), size_t(6));
+      for (const auto& v : res.variants) {
+        QVERIFY2(v.ok && v.verification.passed,
+                 (v.variant + ": " + v.error + v.verification.note).c_str());
+        const ClusteringOutput& out = *v.clustering;
+        QVERIFY2(kltest::labelText(out.labels) == c->sklearnLabels, v.variant.c_str());
+        QCOMPARE(out.iterations, c->sklearnIterations);
+        QCOMPARE(out.stopReason, StopReason::Converged);
+        QVERIFY2(
+            std::fabs(out.inertia - c->sklearnInertia) <= kltest::kInertiaRel * c->sklearnInertia,
+            v.variant.c_str());
+        QCOMPARE(v.iterations.back().labelsChanged, int64_t(0));
+      }
+      // Campaign's rule on the same engines stops where the seed's rule stops.
+      RunRequest score = kltest::realDataRequest(*c, BackendChoice::Cuda);
+      score.clustering.stopRule = StopRule::ScoreChange;
+      score.clustering.epsilon = 1e-4;
+      for (const auto& v : runExperiment(score).variants) {
+        QCOMPARE(v.clustering->iterations, c->scoreRuleIterations);
+        QCOMPARE(v.clustering->stopReason, StopReason::ScoreRule);
+      }
+    }
+  }
+
   void everyVariantVerifiesOnTheGpu_data() {
     QTest::addColumn<int>("family");
     QTest::addColumn<int>("n");

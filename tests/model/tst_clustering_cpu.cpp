@@ -149,11 +149,16 @@ class TstClusteringCpu : public QObject {
       QCOMPARE(c.labels, (std::vector<int32_t>{0, 0, 0, 0, 0, 1, 1, 1, 1, 1}));
       QCOMPARE(c.clusterSizes, (std::vector<int64_t>{5, 5}));
       if (Family(family) == Family::KMeans) {
-        QCOMPARE(c.iterations, 4);
+        // Iteration 2 moves (1, 2) and (2, 2) to the first cluster; iteration 3 moves nothing:
+        // Lloyd's fixed point, the default stop.
+        QCOMPARE(c.iterations, 3);
+        QCOMPARE(c.stopReason, StopReason::Converged);
         QVERIFY(near(c.inertia, 17.6, 1e-6));
         QVERIFY(near(c.centers[0], 1.2, 1e-6) && near(c.centers[3], 11.0, 1e-6));
-        QCOMPARE(v.iterations.size(), size_t(4));
+        QCOMPARE(v.iterations.size(), size_t(3));
         QVERIFY(near(v.iterations[0].score, 921.0, 1e-6));
+        QCOMPARE(v.iterations[1].labelsChanged, int64_t(2));
+        QCOMPARE(v.iterations[2].labelsChanged, int64_t(0));
       } else {
         QCOMPARE(c.centerIndices, (std::vector<int64_t>{0, 9}));
         QCOMPARE(c.inertia, 58.0);
@@ -163,6 +168,24 @@ class TstClusteringCpu : public QObject {
         QCOMPARE(v.iterations[1].score, 18.0);
         QCOMPARE(v.iterations[1].chosenPoint, 9);
       }
+    }
+  }
+
+  void goldCaseUnderTheSeedsScoreRule() {
+    // Campaign's rule stops when the score no longer changes: one iteration after the fixed
+    // point (iteration 4 repeats iteration 3), at the same answer.
+    RunRequest r = cpuRequest(Family::KMeans, 10, 2, 2, 32);
+    r.clustering.inputPath = kGold;
+    r.clustering.stopRule = StopRule::ScoreChange;
+    r.clustering.epsilon = 1e-4;
+    const RunResult res = runExperiment(r);
+    QVERIFY2(res.ok, res.message.c_str());
+    for (const auto& v : res.variants) {
+      QVERIFY2(v.verification.passed, v.verification.note.c_str());
+      QCOMPARE(v.clustering->iterations, 4);
+      QCOMPARE(v.clustering->stopReason, StopReason::ScoreRule);
+      QCOMPARE(v.clustering->labels, (std::vector<int32_t>{0, 0, 0, 0, 0, 1, 1, 1, 1, 1}));
+      QVERIFY(near(v.clustering->inertia, 17.6, 1e-6));
     }
   }
 
@@ -278,8 +301,10 @@ class TstClusteringCpu : public QObject {
     QCOMPARE(labelsSeen, size_t(600));
     std::vector<std::string> names;
     for (const auto& p : v.phases) names.push_back(p.name);
+    // The fixed-point stop rule reads each iteration's labels back: its own phase.
     QCOMPARE(names, (std::vector<std::string>{"arrange layout (host)", "allocate", "kernels",
-                                              "copy results (host)", "free"}));
+                                              "stop check (labels to host)", "copy results (host)",
+                                              "free"}));
     QCOMPARE(v.kernels[0].launches, v.clustering->iterations - 1);  // no centroids in iteration 1
     QCOMPARE(v.kernels[1].launches, v.clustering->iterations);
 

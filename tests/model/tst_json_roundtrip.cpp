@@ -80,12 +80,128 @@ class TstJsonRoundtrip : public QObject {
     QVERIFY(errorOf("[1,2]").contains("top level is not an object"));
     QVERIFY(errorOf(R"({"kind":"kernellab-results","runs":[]})").contains("'schema_version' is missing"));
     QVERIFY(errorOf(R"({"schema_version":99,"kind":"kernellab-results","runs":[]})")
-                .contains("schema_version 99, newer than this build understands (1)"));
+                .contains("schema_version 99, newer than this build understands (2)"));
     QVERIFY(errorOf(R"({"schema_version":1,"kind":"something","runs":[]})").contains("'kind'"));
     QVERIFY(errorOf(R"({"schema_version":1,"kind":"kernellab-results","runs":[{"request":{"family":"transpose"},"variants":[{"gbps":"fast"}]}]})")
                 .contains("'gbps'"));
     QVERIFY(errorOf(R"({"schema_version":1,"kind":"kernellab-results","runs":[{"request":{"family":"teleport"}}]})")
                 .contains("unknown value 'teleport'"));
+  }
+
+  void requestCarriesOnlyItsFamily() {
+    RunRequest t;
+    t.family = Family::Transpose;
+    const json jt = t;
+    QVERIFY(jt.contains("transpose") && !jt.contains("clustering") && !jt.contains("knn"));
+    QVERIFY(jt["launch"].contains("tile") && !jt["launch"].contains("block_x"));
+
+    RunRequest km;
+    km.family = Family::KMeans;
+    km.clustering.inputPath = "points.csv";
+    const json jk = km;
+    QVERIFY(!jk.contains("transpose") && !jk.contains("knn"));
+    QVERIFY(!jk["launch"].contains("tile") && !jk["launch"].contains("block_x"));
+    const json& c = jk["clustering"];
+    QCOMPARE(c["input_path"].get<std::string>(), std::string("points.csv"));
+    QCOMPARE(c["stop_rule"].get<std::string>(), std::string("fixed-point"));
+    QCOMPARE(c["max_iterations"].get<int>(), 300);
+    // A file has no generator, the fixed point no epsilon, first-K init no centers file.
+    for (const char* absent : {"shape", "radius", "noise_fraction", "epsilon", "centers_path"})
+      QVERIFY2(!c.contains(absent), absent);
+    km.clustering.stopRule = StopRule::ScoreChange;
+    km.clustering.init = InitMethod::Given;
+    km.clustering.centersPath = "c.csv";
+    QCOMPARE(json(km)["clustering"]["epsilon"].get<double>(), 1e-4);
+    QCOMPARE(json(km)["clustering"]["centers_path"].get<std::string>(), std::string("c.csv"));
+
+    RunRequest kc;
+    kc.family = Family::KCenters;
+    kc.clustering.shape = DatasetShape::Blobs;
+    const json jc = json(kc)["clustering"];
+    QVERIFY(jc.contains("shape") && jc.contains("radius") && jc.contains("noise_fraction"));
+    QVERIFY(!jc.contains("max_iterations") && !jc.contains("stop_rule") && !jc.contains("epsilon"));
+
+    RunRequest kn;
+    kn.family = Family::Knn;
+    const json jn = kn;
+    QVERIFY(jn.contains("knn") && !jn.contains("clustering") && !jn.contains("transpose"));
+    QVERIFY(jn["launch"].contains("block_x") && !jn["launch"].contains("tile"));
+  }
+
+  void savedSettingsKeepEveryFamily() {
+    RunRequest r;
+    r.family = Family::KMeans;
+    r.transpose.width = 4096;
+    r.knn.window = 21;
+    r.launch.tile = 16;
+    r.clustering.stopRule = StopRule::ScoreChange;
+    r.clustering.epsilon = 0.01;
+    const RunRequest back = parseRequest(requestWithAllSections(r).dump());
+    QCOMPARE(requestWithAllSections(back), requestWithAllSections(r));
+    QCOMPARE(back.transpose.width, int64_t(4096));
+    QCOMPARE(back.knn.window, 21);
+    QCOMPARE(back.launch.tile, 16);
+  }
+
+  void stopFieldsRoundTrip() {
+    ClusteringOutput c;
+    c.iterations = 17;
+    c.stopReason = StopReason::Converged;
+    IterationRecord it;
+    it.iteration = 17;
+    it.labelsChanged = 0;
+    QCOMPARE(json(c)["stop_reason"].get<std::string>(), std::string("converged"));
+    QCOMPARE(json(c).get<ClusteringOutput>().stopReason, StopReason::Converged);
+    QCOMPARE(json(it)["labels_changed"].get<int64_t>(), int64_t(0));
+    QCOMPARE(json(it).get<IterationRecord>().labelsChanged, int64_t(0));
+    QVERIFY(!json(IterationRecord{}).contains("labels_changed"));  // -1: not counted
+    QVERIFY(!json(ClusteringOutput{}).contains("stop_reason"));    // k-centers
+  }
+
+  void version1FilesSayTheyRanTheScoreRule() {
+    // Schema 1 had Campaign's score rule only: its k-means runs are read as such, with the stop
+    // reason worked out from the iteration count and the last two scores.
+    const std::string text = R"({"schema_version":1,"kind":"kernellab-results","runs":[
+      {"schema_version":1,"request":{"family":"kmeans","clustering":{"max_iterations":50,"epsilon":1e-4}},
+       "variants":[{"variant":"a","clustering":{"iterations":13},
+                    "iterations":[{"iteration":12,"score":100.0},{"iteration":13,"score":99.999}]},
+                   {"variant":"b","clustering":{"iterations":50},
+                    "iterations":[{"iteration":49,"score":100.0},{"iteration":50,"score":90.0}]},
+                   {"variant":"c","clustering":{"iterations":50},
+                    "iterations":[{"iteration":49,"score":100.0},{"iteration":50,"score":100.0}]}]}]})";
+    const ResultsFile f = parseResultsFile(text);
+    const RunResult& run = f.runs.front();
+    QCOMPARE(run.request.clustering.stopRule, StopRule::ScoreChange);
+    QCOMPARE(run.variants[0].clustering->stopReason, StopReason::ScoreRule);
+    QCOMPARE(run.variants[1].clustering->stopReason, StopReason::IterationLimit);
+    QCOMPARE(run.variants[2].clustering->stopReason, StopReason::ScoreRule);
+    // Written again, it is a schema-2 file that says the same.
+    const ResultsFile again = parseResultsFile(json(f).dump());
+    QCOMPARE(json(again), json(f));
+    QCOMPARE(json(f)["runs"][0]["request"]["clustering"]["stop_rule"].get<std::string>(),
+             std::string("score"));
+    // Requests: version 1 ran the score rule; a bare request or a version-2 one gets the default.
+    QCOMPARE(
+        parseRequest(R"({"schema_version":1,"request":{"family":"kmeans"}})").clustering.stopRule,
+        StopRule::ScoreChange);
+    QCOMPARE(
+        parseRequest(R"({"schema_version":2,"request":{"family":"kmeans"}})").clustering.stopRule,
+        StopRule::FixedPoint);
+    QCOMPARE(parseRequest(R"({"family":"kmeans"})").clustering.stopRule, StopRule::FixedPoint);
+  }
+
+  void aResultsFileIsARequest() {
+    ResultsFile file;
+    file.runs.push_back(smallRun());
+    const RunRequest r = parseRequest(json(file).dump());
+    QCOMPARE(json(r), json(file.runs.front().request));
+    file.runs.push_back(file.runs.front());
+    try {
+      parseRequest(json(file).dump());
+      QFAIL("a results file of two runs is not one request");
+    } catch (const InputError& e) {
+      QVERIFY2(QString(e.what()).contains("holds 2 runs"), e.what());
+    }
   }
 
   void requestFileForms() {

@@ -203,6 +203,38 @@ class TstExperimentPanel : public QObject {
     QCOMPARE(p.request().variants.size(), size_t(4));
   }
 
+  // The window's "run again" (history: Load its settings into the panel, then Run) must run the
+  // stored request: a file-input k-means from a centers file under either stop rule comes back
+  // from the panel exactly as it was stored.
+  void storedFileRequestComesBackUnchanged() {
+    ExperimentPanel p;
+    p.setVariantCatalog(&catalog);
+    RunRequest r;
+    r.family = Family::KMeans;
+    r.variants = {"shared-coalesced"};
+    r.clustering.inputPath = "/data/iris.csv";
+    r.clustering.n = 150;  // as a run records them: the file's size
+    r.clustering.d = 4;
+    r.clustering.k = 3;
+    r.clustering.init = InitMethod::Given;
+    r.clustering.centersPath = "/data/iris_centers_k3.csv";
+    r.clustering.maxIterations = 40;
+    for (StopRule rule : {StopRule::FixedPoint, StopRule::ScoreChange}) {
+      r.clustering.stopRule = rule;
+      r.clustering.epsilon = rule == StopRule::ScoreChange ? 0.001 : 1e-4;
+      p.setRequest(r);
+      QCOMPARE(nlohmann::json(p.request()).dump(), nlohmann::json(r).dump());
+    }
+    // The stop rule is a choice of the panel; epsilon only matters for the score rule.
+    QComboBox* stop = nullptr;
+    for (QComboBox* c : p.findChildren<QComboBox*>())
+      if (c->toolTip().contains(QStringLiteral("Lloyd's fixed point"))) stop = c;
+    QVERIFY(stop);
+    stop->setCurrentIndex(stop->findData(int(StopRule::FixedPoint)));
+    QCOMPARE(p.request().clustering.stopRule, StopRule::FixedPoint);
+    QCOMPARE(p.request().clustering.init, InitMethod::Given);
+  }
+
   void knnKnobsRoundTrip() {
     ExperimentPanel p;
     p.setVariantCatalog(&catalog);

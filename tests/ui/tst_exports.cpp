@@ -111,7 +111,7 @@ class TstExports : public QObject {
       checkCsv(base + QStringLiteral(".csv"), 4, 10);
       checkJson(base + QStringLiteral(".json"));
     }
-    checkCsv(QDir(charts).filePath(QStringLiteral("results-table.csv")), 5, 11);
+    checkCsv(QDir(charts).filePath(QStringLiteral("results-table.csv")), 5, 12);  // + Stopped
 
     const QString html = QDir(dir_).filePath(QStringLiteral("report.html"));
     QVERIFY2(w.exportReport(html, &error), qPrintable(error));

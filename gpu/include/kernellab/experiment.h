@@ -45,6 +45,10 @@ RunResult runExperiment(const RunRequest& request, const RunHooks& hooks = {});
 ResultsFile runSweep(const RunRequest& base, const std::vector<SweepAxis>& axes,
                      const RunHooks& hooks = {});
 
+// Every run of a results file again (its stored requests, in order, under its sweep axes): a
+// stored sweep reproduced. Runs that cannot run now are kept with ok = false and the reason.
+ResultsFile rerunResults(const ResultsFile& stored, const RunHooks& hooks = {});
+
 // Which variants a family offers, for the CLI's help and the window's switches.
 struct VariantDescription {
   std::string id;

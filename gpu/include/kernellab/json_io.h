@@ -55,10 +55,16 @@ ResultsFile parseResultsFile(const std::string& text);
 ResultsFile readResultsFile(const std::string& path);
 void writeResultsFile(const std::string& path, const ResultsFile& file, int indent = 2);
 
-// A request alone (the GUI's --config and the CLI's --request). Accepts a bare request object or
-// {"schema_version": N, "request": {...}}.
+// A request alone (the GUI's --config and the CLI's --request). Accepts a bare request object,
+// {"schema_version": N, "request": {...}}, or a results file of one run (its request). A request
+// of schema_version 1 ran k-means with Campaign's score rule and is read so.
 RunRequest parseRequest(const std::string& text);
 RunRequest readRequestFile(const std::string& path);
 void writeRequestFile(const std::string& path, const RunRequest& request);
+
+// Requests and results carry only their family's sections. The window's saved settings keep
+// every family's (the panel remembers the transpose size while k-means is shown): this writes
+// them all; parseRequest reads either form.
+nlohmann::json requestWithAllSections(const RunRequest& request);
 
 }  // namespace kernellab

@@ -31,7 +31,18 @@ enum class ScratchMemory { Shared, Global };        // where reductions keep the
 enum class InitMethod { First, Random, KMeansPlusPlus, Given };
 enum class DatasetShape { SeedGenerator, Blobs };
 
+// When k-means stops (docs/clustering.md, "When k-means stops"). Both stop at maxIterations too.
+enum class StopRule {
+  // Lloyd's fixed point: after the first iteration in which no point changed cluster (its
+  // centers would be the same again). scikit-learn's strict convergence; the default.
+  FixedPoint,
+  // Campaign's rule (the seed's experiments, the thesis's figures): after the first iteration
+  // whose score changed by at most epsilon x the previous score.
+  ScoreChange,
+};
+
 struct ClusteringProblem {
+  // Generated points; with inputPath, the file's size (the run records it in its request).
   int64_t n = 100000;
   int k = 16;
   int d = 3;
@@ -41,8 +52,11 @@ struct ClusteringProblem {
   std::string inputPath;           // CSV or .npy; empty = generate
   std::string centersPath;         // initial centers (.npy/.csv), implies InitMethod::Given
   InitMethod init = InitMethod::First;
-  int maxIterations = 50;
-  double epsilon = 1e-4;           // stop when |score - previous| <= epsilon * previous
+  // k-means: the stop rule, the iteration limit (scikit-learn's default max_iter) and the score
+  // rule's epsilon (stop when |score - previous| <= epsilon * previous).
+  StopRule stopRule = StopRule::FixedPoint;
+  int maxIterations = 300;
+  double epsilon = 1e-4;
   bool keepLabels = true;          // carry labels in the result (large for big N)
 };
 
@@ -85,12 +99,14 @@ const char* toString(DataLayout l);
 const char* toString(ScratchMemory m);
 const char* toString(InitMethod i);
 const char* toString(DatasetShape s);
+const char* toString(StopRule s);
 std::optional<Family> familyFromString(const std::string& s);
 std::optional<BackendChoice> backendFromString(const std::string& s);
 std::optional<DataLayout> layoutFromString(const std::string& s);
 std::optional<ScratchMemory> memoryFromString(const std::string& s);
 std::optional<InitMethod> initFromString(const std::string& s);
 std::optional<DatasetShape> shapeFromString(const std::string& s);
+std::optional<StopRule> stopRuleFromString(const std::string& s);
 
 // Applies one sweep value to a copy of the request; throws InputError on a bad value.
 RunRequest applySweepValue(const RunRequest& base, const std::string& axis,

@@ -12,7 +12,9 @@
 namespace kernellab {
 
 // Bump when a field changes meaning or disappears; adding optional fields keeps the version.
-inline constexpr int kSchemaVersion = 1;
+// 2: a request carries only its family's sections, k-means has a stop rule (version 1 files
+// ran Campaign's score rule; readers say so) and records why it stopped.
+inline constexpr int kSchemaVersion = 2;
 
 struct DeviceInfo {
   std::string backend;       // "cuda" or "cpu"
@@ -110,13 +112,28 @@ struct IterationRecord {        // one k-means iteration or one k-centers center
   std::vector<double> kernelMs; // parallel to VariantResult::kernels
   int chosenPoint = -1;         // k-centers: index of the point chosen as the new center
   int64_t rechecked = -1;       // best k-means: points re-decided exactly (-1: not applicable)
+  int64_t labelsChanged = -1;   // k-means, fixed-point rule: points whose cluster differs from the
+                                // previous iteration's (-1: not counted, or the first iteration)
 };
+
+// Why a k-means run stopped (ClusteringOutput::stopReason).
+enum class StopReason {
+  None,            // not k-means (k-centers chooses exactly K centers)
+  Converged,       // Lloyd's fixed point: the last iteration changed no point's cluster
+  ScoreRule,       // Campaign's rule: the score changed by at most epsilon of itself
+  IterationLimit,  // maxIterations ran without meeting the request's rule
+};
+const char* toString(StopReason r);  // "", "converged", "score-rule", "iteration-limit"
+std::optional<StopReason> stopReasonFromString(const std::string& s);
+// One line for tables and reports: "converged after 12 iterations (no point changed cluster)".
+std::string describeStop(StopReason r, int iterations);
 
 struct ClusteringOutput {
   std::vector<int32_t> labels;  // empty when the request asked not to keep them
   std::vector<float> centers;   // K x D, point-major
   std::vector<int64_t> centerIndices;  // k-centers: chosen points, in order
-  int iterations = 0;
+  int iterations = 0;           // k-means: iterations run; k-centers: centers chosen
+  StopReason stopReason{};      // k-means: why it stopped after `iterations` (None: k-centers)
   double inertia = 0;           // sum of squared distances to the assigned center
   std::vector<int64_t> clusterSizes;
 };

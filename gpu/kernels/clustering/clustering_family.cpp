@@ -16,6 +16,7 @@
 #include "kernellab/clustering.h"
 #include "kernellab/errors.h"
 #include "kernellab/text.h"
+#include "kmeans_stop.h"
 
 namespace kernellab::detail {
 
@@ -250,7 +251,11 @@ void validateClustering(const RunRequest& r, const BackendDecision& d) {
   if (d.useCuda && available > 0 && deviceNeed > double(available))
     throw InputError(size + " needs " + formatBytes(deviceNeed) + " of device memory; " +
                      d.device.name + " has " + formatBytes(double(available)) + " available");
-  const double hostNeed = 2.0 * pointBytes + 40.0 * double(s.n) + (d.useCuda ? 0.0 : deviceNeed);
+  // The fixed-point stop rule keeps this and the previous iteration's labels on the host.
+  const double stopCheck =
+      r.family == Family::KMeans && p.stopRule == StopRule::FixedPoint ? 8.0 * double(s.n) : 0.0;
+  const double hostNeed =
+      2.0 * pointBytes + 40.0 * double(s.n) + stopCheck + (d.useCuda ? 0.0 : deviceNeed);
   const uint64_t hostBytes = cpuDeviceInfo().globalMemBytes;
   if (hostBytes > 0 && hostNeed > double(hostBytes))
     throw InputError(size + " needs " + formatBytes(hostNeed) +
@@ -286,6 +291,7 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
   std::vector<std::vector<double>> launchMs(nk);
   std::vector<std::vector<double>> repKernelMs(nk);
   std::vector<double> repTotal;
+  std::vector<double> repCheckMs;  // k-means, fixed-point rule: reading labels back per repetition
   std::vector<int> launches(nk, 0);
   std::vector<IterationRecord> records;
   std::vector<std::optional<ResourceUsage>> resources;
@@ -380,7 +386,11 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
       } else {
         backend.kmeansBegin(ctx.init->values);
         scores.clear();
-        double previous = 0;
+        // The stop decision for every engine (kmeans_stop.h): the fixed-point rule reads each
+        // iteration's labels back (untimed by the kernel events; its own phase below).
+        KMeansStop stop(r.clustering);
+        std::vector<int32_t> labels;
+        double checkMs = 0;
         for (int it = 0; it < r.clustering.maxIterations; ++it) {
           ctx.hooks.throwIfCancelled();
           const KMeansStep step = backend.kmeansStep(it);
@@ -388,11 +398,18 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
           for (double c : step.clusterScore) score += c;
           scores.push_back(score);
           lastCounts = step.clusterCount;
+          labels.clear();
+          if (stop.needsLabels())
+            checkMs += backend.downloadLabels(labels);
+          else if (liveLabels)
+            backend.downloadLabels(labels);
+          const bool done = stop.afterIteration(it, score, labels);
           IterationRecord rec;
           rec.iteration = it + 1;
           rec.score = score;
           rec.kernelMs = step.kernelMs;
           rec.rechecked = v.engine == Engine::Best ? step.rechecked : -1;
+          rec.labelsChanged = stop.labelsChanged();
           recs.push_back(rec);
           account(step.kernelMs, it == 0);
           if (live) {
@@ -401,13 +418,13 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
             current.iterations = it + 1;
             current.inertia = score;
             current.clusterSizes.assign(step.clusterCount.begin(), step.clusterCount.end());
-            if (liveLabels) backend.downloadLabels(current.labels);
+            if (liveLabels) current.labels = labels;
             ctx.hooks.iteration(v.id, rec, current);
           }
-          // The seed's stopping rule, relative: the score changed by at most epsilon of itself.
-          if (it > 0 && std::fabs(score - previous) <= r.clustering.epsilon * previous) break;
-          previous = score;
+          if (done) break;
         }
+        out.stopReason = stop.reason();
+        if (stop.needsLabels() && rep >= r.warmup) repCheckMs.push_back(checkMs);
       }
       if (rep >= r.warmup) {
         double total = 0;
@@ -528,6 +545,8 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
   vr.total = summarize(repTotal, clock);
   vr.gbps = gigabytesPerSecond(vr.bytes, vr.total.medianMs);
   phases.push_back({"kernels", vr.total.medianMs});
+  if (!repCheckMs.empty())
+    phases.push_back({"stop check (labels to host)", summarize(repCheckMs, clock).medianMs});
   phases.push_back({clock == "cuda-events" ? "device to host" : "copy results (host)", copyBackMs});
   backend.release(phases);
   vr.phases = std::move(phases);
@@ -554,6 +573,11 @@ RunResult runClustering(const RunRequest& r, const BackendDecision& d, const Run
                0.0);
   const std::shared_ptr<const PointSet> points = dataset(r);
   const PointSet& s = *points;
+  if (!r.clustering.inputPath.empty()) {
+    // The request that ran: a file's points decide N and D, whatever the request said.
+    res.request.clustering.n = s.n;
+    res.request.clustering.d = s.d;
+  }
   std::shared_ptr<const InitialCenters> init;
   int64_t first = 0;
   if (r.family == Family::KMeans) {
