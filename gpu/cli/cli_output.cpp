@@ -93,6 +93,7 @@ void printRunTable(std::ostream& out, const RunResult& run) {
     if (!ver.performed) out << "  not checked";
     else if (ver.passed) out << "  yes (" << ver.compared << " elements, " << ver.note << ")";
     else out << "  NO: " << ver.mismatches << " of " << ver.compared << " differ; " << ver.note;
+    if (!v.strategy.empty()) out << "; strategy " << v.strategy;
     if (!v.schedule.empty())
       out << "; schedule of " << v.schedule.size() << " blocks, recording overhead "
           << formatFixed(v.scheduleOverheadPct, 1) << "%";

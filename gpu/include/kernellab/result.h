@@ -173,6 +173,8 @@ struct VariantResult {
   Verification verification;
   std::vector<BlockRecord> schedule;
   double scheduleOverheadPct = 0;  // recorded vs uninstrumented median, when recorded
+  std::string strategy;            // how the variant moved this shape, when it chooses (the
+                                   // best transpose: "tile", "narrow-width", ...); else empty
 };
 
 struct Ceiling {
