@@ -120,6 +120,9 @@ Family familyOf(const RunSelection& sel, Family whenEmpty) {
 
 QString verifiedText(const VariantResult& v) {
   if (!v.verification.performed) return QObject::tr("not verified");
+  if (v.verification.passed && v.verification.approximate)
+    return QObject::tr("approximate labels: %L1 not the nearest center")
+        .arg(qulonglong(v.verification.approximateMismatches));
   return v.verification.passed ? QObject::tr("verified") : QObject::tr("VERIFICATION FAILED: %1")
                                                                 .arg(fromStd(v.verification.note));
 }

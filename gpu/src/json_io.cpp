@@ -235,6 +235,10 @@ void to_json(json& j, const Verification& v) {
   j = json{{"performed", v.performed},   {"passed", v.passed},         {"reference", v.reference},
            {"compared", v.compared},     {"mismatches", v.mismatches}, {"max_error", v.maxError},
            {"tolerance", v.tolerance},   {"note", v.note}};
+  if (v.approximate) {
+    j["approximate"] = true;
+    j["approximate_mismatches"] = v.approximateMismatches;
+  }
 }
 void from_json(const json& j, Verification& v) {
   opt(j, "performed", v.performed);
@@ -245,6 +249,8 @@ void from_json(const json& j, Verification& v) {
   opt(j, "max_error", v.maxError);
   opt(j, "tolerance", v.tolerance);
   opt(j, "note", v.note);
+  opt(j, "approximate", v.approximate);
+  opt(j, "approximate_mismatches", v.approximateMismatches);
 }
 
 // Schedules can hold a million blocks: store them as compact rows, not objects.

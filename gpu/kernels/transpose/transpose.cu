@@ -13,7 +13,10 @@
 #include "cuda/kernel_resources.h"
 #include "cuda/schedule_record.cuh"
 #include "kernellab/transpose_best_phases.h"
+#include "kernellab/errors.h"
+#include "kernellab/transpose.h"
 #include "transpose_backend.h"
+#include "transpose_device.h"
 
 namespace kernellab::transpose {
 namespace {
@@ -404,6 +407,37 @@ class CudaBackend final : public Backend {
 
 std::unique_ptr<Backend> makeCudaBackend(const float* in, int64_t width, int64_t height) {
   return std::make_unique<CudaBackend>(in, width, height);
+}
+
+}  // namespace kernellab::transpose
+
+namespace kernellab::transpose {
+
+bool fitsOneLaunch(int64_t width, int64_t height) {
+  RunRequest r;
+  r.family = Family::Transpose;
+  r.transpose.width = width;
+  r.transpose.height = height;
+  try {
+    makeGeometry(r, Variant::Best);
+    return true;
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
+std::string transposeOnDevice(const float* in, float* out, int64_t width, int64_t height,
+                              CUstream_st* stream) {
+  RunRequest r;
+  r.family = Family::Transpose;
+  r.transpose.width = width;
+  r.transpose.height = height;
+  const Geometry g = makeGeometry(r, Variant::Best);
+  const BestKernel b = bestKernel(g, false);
+  b.fn<<<dim3(g.gridX, g.gridY), dim3(g.tile, g.blockRows), b.sharedBytes, stream>>>(in, out, g,
+                                                                                     nullptr);
+  KL_CUDA_CHECK_LAUNCH(stream);
+  return toString(g.strategy);
 }
 
 }  // namespace kernellab::transpose

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: MIT
+// The k-means engines' kernels (kmeans_parts.cuh says what each does and why).
+#include <cfloat>
+#include <climits>
+
+#include "kmeans_parts.cuh"
+
+namespace kernellab::clustering::best {
+
+// The error of s_k = G_ik + cn_k against the exact |c_k|^2 - 2 x.c'_k, where G is the TF32 product
+// -2 X C'^T with fp32 accumulation (cuBLAS CUBLAS_COMPUTE_32F_FAST_TF32):
+//  - each operand rounded to TF32 (10 mantissa bits; truncation allowed): a product x_d c_d
+//    misses at most (2 * 2^-10 + 2^-20) |x_d c_d|;
+//  - the fp32 accumulation of D products in any order (tensor cores may truncate): at most
+//    D * 2^-23 * sum |x_d c_d| (with the 1 + 2^-9 growth of the rounded terms);
+//  - sum_d |x_d c_d| <= |x| |c'| (Cauchy-Schwarz); the factor 2 of G, then the fp32 rounding of
+//    C - m (2^-24 |c'| per component) and of the final sum s (2^-24 |G|): 3 * 2^-24 more;
+//  - cn_k's own rounding (one fp32 rounding of a double sum) and its share of the rounding of s:
+//    2^-23 cn_k, taken as 2^-22 cn_k.
+// All of it doubled: kappa = 2 * (2 * (2^-9 + 2^-20 + D 2^-23 (1 + 2^-9)) + 3 * 2^-24).
+float tf32BoundFactor(int d) {
+  const double u = 1.0 / 1024.0, e = 1.0 / 8388608.0;
+  return static_cast<float>(2.0 * (2.0 * (2.0 * u + u * u + d * e * (1.0 + 2.0 * u)) + 1.5 * e));
+}
+
+__device__ __forceinline__ float bound(float kappa, float xnorm, float cabs, float cn) {
+  return fmaf(kappa * xnorm, cabs, cn * (1.0f / 4194304.0f));
+}
+
+__global__ void pointNormsKernel(const float* __restrict__ X, int64_t n, int d,
+                                 float* __restrict__ xnorm, double* __restrict__ xsq) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  double s = 0.0;
+  for (int q = 0; q < d; ++q) {
+    const double v = X[static_cast<int64_t>(q) * n + i];  // a warp reads 128 contiguous bytes
+    s = fma(v, v, s);
+  }
+  xsq[i] = s;
+  // Rounded up: the bound must not shrink.
+  xnorm[i] = __double2float_ru(sqrt(s) * (1.0 + 1e-12));
+}
+
+__global__ void centerPrepKernel(const float* __restrict__ C, int k, int d, bool centered,
+                                 float* __restrict__ Cc, float* __restrict__ cn,
+                                 float* __restrict__ cabs) {
+  extern __shared__ float mean[];  // d floats when centered
+  if (centered) {
+    for (int q = threadIdx.x; q < d; q += blockDim.x) {
+      double s = 0.0;
+      for (int kk = 0; kk < k; ++kk) s += C[static_cast<int64_t>(kk) * d + q];
+      mean[q] = static_cast<float>(s / k);
+    }
+    __syncthreads();
+  }
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, warps = blockDim.x >> 5;
+  for (int kk = warp; kk < k; kk += warps) {
+    double s = 0.0, sc = 0.0;
+    for (int q = lane; q < d; q += 32) {
+      const float c = C[static_cast<int64_t>(kk) * d + q];
+      s = fma(double(c), double(c), s);
+      if (centered) {
+        const float cc = c - mean[q];
+        Cc[static_cast<int64_t>(kk) * d + q] = cc;
+        sc = fma(double(cc), double(cc), sc);
+      }
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+      s += __shfl_xor_sync(0xffffffffu, s, o);
+      sc += __shfl_xor_sync(0xffffffffu, sc, o);
+    }
+    if (lane == 0) {
+      cn[kk] = static_cast<float>(s);
+      if (centered) cabs[kk] = __double2float_ru(sqrt(sc) * (1.0 + 1e-12));
+    }
+  }
+}
+
+__global__ void argminKernel(const float* __restrict__ G, const float* __restrict__ cn, int64_t n,
+                             int k, int* __restrict__ labels) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float best = INFINITY;
+  int bestK = 0;
+#pragma unroll 8
+  for (int kk = 0; kk < k; ++kk) {
+    const float s = G[static_cast<int64_t>(kk) * n + i] + cn[kk];
+    if (s < best) {
+      best = s;
+      bestK = kk;
+    }
+  }
+  labels[i] = bestK;
+}
+
+__global__ void assignBoundKernel(const float* __restrict__ G, const float* __restrict__ cn,
+                                  const float* __restrict__ cabs, const float* __restrict__ xnorm,
+                                  int64_t n, int k, float kappa, int* __restrict__ labels,
+                                  int* __restrict__ unsure, int* __restrict__ unsureCount) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  bool sure = true;
+  if (i < n) {
+    const float xn = xnorm[i];
+    float b1 = INFINITY, e1 = 0.f;  // the smallest s (lowest index at equal) and its bound
+    int i1 = 0;
+    float t1 = INFINITY, t2 = INFINITY;  // the two smallest s - bound
+    int j1 = -1;
+#pragma unroll 8
+    for (int kk = 0; kk < k; ++kk) {
+      const float c = cn[kk];
+      const float s = G[static_cast<int64_t>(kk) * n + i] + c;
+      const float e = bound(kappa, xn, cabs[kk], c);
+      if (s < b1) {
+        b1 = s;
+        e1 = e;
+        i1 = kk;
+      }
+      const float t = s - e;
+      if (t < t1) {
+        t2 = t1;
+        t1 = t;
+        j1 = kk;
+      } else if (t < t2) {
+        t2 = t;
+      }
+    }
+    const float lower = j1 != i1 ? t1 : t2;  // the lowest any other center's s can really be
+    sure = isfinite(b1) && lower > b1 + e1;
+    labels[i] = sure ? i1 : -1;
+  }
+  // Warp-aggregated append: one atomic per warp, not per point.
+  const unsigned mask = __ballot_sync(0xffffffffu, !sure);
+  if (mask) {
+    const int lane = threadIdx.x & 31;
+    int base = 0;
+    if (lane == __ffs(mask) - 1) base = atomicAdd(unsureCount, __popc(mask));
+    base = __shfl_sync(0xffffffffu, base, __ffs(mask) - 1);
+    if (!sure) unsure[base + __popc(mask & ((1u << lane) - 1u))] = static_cast<int>(i);
+  }
+}
+
+__global__ void exactFixKernel(const float* __restrict__ X, int64_t n, int d,
+                               const float* __restrict__ C, int k, const float* __restrict__ G,
+                               const float* __restrict__ cn, const float* __restrict__ cabs,
+                               const float* __restrict__ xnorm, float kappa,
+                               const int* __restrict__ unsure, const int* __restrict__ unsureCount,
+                               int* __restrict__ labels) {
+  const int lane = threadIdx.x & 31;
+  const int64_t warps = static_cast<int64_t>(gridDim.x) * (blockDim.x >> 5);
+  const int count = *unsureCount;
+  for (int64_t w = static_cast<int64_t>(blockIdx.x) * (blockDim.x >> 5) + (threadIdx.x >> 5);
+       w < count; w += warps) {
+    const int64_t i = unsure[w];
+    const float xn = xnorm[i];
+    // The best s and its bound, as the assign kernel found them.
+    float b = INFINITY, be = 0.f;
+    int bi = INT_MAX;
+    for (int kk = lane; kk < k; kk += 32) {
+      const float c = cn[kk];
+      const float s = G[static_cast<int64_t>(kk) * n + i] + c;
+      if (s < b) {
+        b = s;
+        bi = kk;
+        be = bound(kappa, xn, cabs[kk], c);
+      }
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+      const float ob = __shfl_xor_sync(0xffffffffu, b, o);
+      const int oi = __shfl_xor_sync(0xffffffffu, bi, o);
+      const float oe = __shfl_xor_sync(0xffffffffu, be, o);
+      if (ob < b || (ob == b && oi < bi)) {
+        b = ob;
+        bi = oi;
+        be = oe;
+      }
+    }
+    const float limit = b + be;
+    double best = INFINITY;
+    int bestK = INT_MAX;
+    for (int k0 = 0; k0 < k; k0 += 32) {
+      const int kk = k0 + lane;
+      bool candidate = false;
+      if (kk < k) {
+        const float c = cn[kk];
+        const float s = G[static_cast<int64_t>(kk) * n + i] + c;
+        candidate = s - bound(kappa, xn, cabs[kk], c) <= limit;
+      }
+      unsigned mask = __ballot_sync(0xffffffffu, candidate);
+      while (mask) {
+        const int cand = k0 + __ffs(mask) - 1;
+        mask &= mask - 1;
+        double acc = 0.0;
+        for (int q = lane; q < d; q += 32) {
+          const double diff =
+              double(X[static_cast<int64_t>(q) * n + i]) - double(C[static_cast<int64_t>(cand) * d + q]);
+          acc = fma(diff, diff, acc);
+        }
+        for (int o = 16; o > 0; o >>= 1) acc += __shfl_xor_sync(0xffffffffu, acc, o);
+        if (acc < best) {  // candidates come in index order: equal keeps the lower index
+          best = acc;
+          bestK = cand;
+        }
+      }
+    }
+    if (lane == 0) labels[i] = bestK;
+  }
+}
+
+namespace {
+
+// Adds a finished run of equal labels to the block's (or the grid's) sums.
+template <bool kShared>
+__device__ __forceinline__ void flushRun(double* sums, int label, int d, int q, double run) {
+  if (label < 0) return;
+  if constexpr (kShared)
+    sums[label * d + q] += run;  // this thread alone owns column q of the block's sums
+  else
+    atomicAdd(sums + static_cast<int64_t>(label) * d + q, run);
+}
+
+template <bool kShared>
+__device__ __forceinline__ void addPoint(double* sums, int k, int d, int q, int label, float x,
+                                        int& runK, double& run) {
+  if (label != runK) {
+    flushRun<kShared>(sums, runK, d, q, run);
+    runK = (label >= 0 && label < k) ? label : -1;  // an invalid label is left out (and caught by
+    run = 0.0;                                      // the count check of the verification)
+  }
+  run += double(x);
+}
+
+}  // namespace
+
+template <bool kShared>
+__device__ __forceinline__ void updateSums(const float* __restrict__ X, int64_t n, int d, int k,
+                                           const int* __restrict__ labels,
+                                           const double* __restrict__ xsq, int64_t perBlock,
+                                           bool vec, double* sums, double* sumsq, int* counts) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  double* sumS = kShared ? reinterpret_cast<double*>(smem) : sums;
+  double* sqS = reinterpret_cast<double*>(smem) + (kShared ? static_cast<size_t>(k) * d : 0);
+  int* cntS = reinterpret_cast<int*>(sqS + k);
+  if constexpr (kShared)
+    for (int e = threadIdx.x; e < k * d; e += blockDim.x) sumS[e] = 0.0;
+  for (int e = threadIdx.x; e < k; e += blockDim.x) {
+    sqS[e] = 0.0;
+    cntS[e] = 0;
+  }
+  __syncthreads();
+  const int64_t begin = static_cast<int64_t>(blockIdx.x) * perBlock;
+  const int64_t end = begin + perBlock < n ? begin + perBlock : n;
+  if (begin < end) {
+    // Sums: a thread per dimension walks the block's points; 32 points per step, the next step's
+    // 128 bytes of points and labels loaded before this step's are added (bytes in flight).
+    constexpr int kStep = 32;
+    const int64_t fullEnd = vec ? begin + (end - begin) / kStep * kStep : begin;
+    for (int q = threadIdx.x; q < d; q += blockDim.x) {
+      const float* row = X + static_cast<int64_t>(q) * n;
+      double run = 0.0;
+      int runK = -1;
+      int64_t i0 = begin;
+      if (i0 < fullEnd) {
+        float4 cur[8];
+        int4 lab[8];
+#pragma unroll
+        for (int c = 0; c < 8; ++c) {
+          cur[c] = __ldg(reinterpret_cast<const float4*>(row + i0) + c);
+          lab[c] = __ldg(reinterpret_cast<const int4*>(labels + i0) + c);
+        }
+        for (; i0 < fullEnd; i0 += kStep) {
+          float4 nxt[8];
+          int4 nlab[8];
+          const bool more = i0 + kStep < fullEnd;
+          if (more) {
+#pragma unroll
+            for (int c = 0; c < 8; ++c) {
+              nxt[c] = __ldg(reinterpret_cast<const float4*>(row + i0 + kStep) + c);
+              nlab[c] = __ldg(reinterpret_cast<const int4*>(labels + i0 + kStep) + c);
+            }
+          }
+#pragma unroll
+          for (int c = 0; c < 8; ++c) {
+            addPoint<kShared>(sumS, k, d, q, lab[c].x, cur[c].x, runK, run);
+            addPoint<kShared>(sumS, k, d, q, lab[c].y, cur[c].y, runK, run);
+            addPoint<kShared>(sumS, k, d, q, lab[c].z, cur[c].z, runK, run);
+            addPoint<kShared>(sumS, k, d, q, lab[c].w, cur[c].w, runK, run);
+          }
+          if (more) {
+#pragma unroll
+            for (int c = 0; c < 8; ++c) {
+              cur[c] = nxt[c];
+              lab[c] = nlab[c];
+            }
+          }
+        }
+      }
+      for (; i0 < end; ++i0) addPoint<kShared>(sumS, k, d, q, __ldg(labels + i0), __ldg(row + i0), runK, run);
+      flushRun<kShared>(sumS, runK, d, q, run);
+    }
+    // |x|^2 sums and counts: each thread a contiguous piece of the block's range, runs of equal
+    // labels added once.
+    const int64_t len = end - begin;
+    const int64_t piece = (len + blockDim.x - 1) / blockDim.x;
+    const int64_t s0 = begin + threadIdx.x * piece;
+    const int64_t s1 = s0 + piece < end ? s0 + piece : end;
+    double qrun = 0.0;
+    int crun = 0, rk = -1;
+    for (int64_t i = s0; i < s1; ++i) {
+      int l = __ldg(labels + i);
+      if (l < 0 || l >= k) l = -1;
+      if (l != rk) {
+        if (rk >= 0) {
+          atomicAdd(sqS + rk, qrun);
+          atomicAdd(cntS + rk, crun);
+        }
+        rk = l;
+        qrun = 0.0;
+        crun = 0;
+      }
+      qrun += __ldg(xsq + i);
+      ++crun;
+    }
+    if (rk >= 0) {
+      atomicAdd(sqS + rk, qrun);
+      atomicAdd(cntS + rk, crun);
+    }
+  }
+  __syncthreads();
+  if constexpr (kShared)
+    for (int e = threadIdx.x; e < k * d; e += blockDim.x)
+      if (sumS[e] != 0.0) atomicAdd(sums + e, sumS[e]);
+  for (int e = threadIdx.x; e < k; e += blockDim.x)
+    if (cntS[e]) {
+      atomicAdd(sumsq + e, sqS[e]);
+      atomicAdd(counts + e, cntS[e]);
+    }
+}
+
+__global__ void __launch_bounds__(kPartThreads, 1)
+    updateSumsKernel(const float* __restrict__ X, int64_t n, int d, int k,
+                     const int* __restrict__ labels, const double* __restrict__ xsq,
+                     int64_t perBlock, bool vec, double* sums, double* sumsq, int* counts) {
+  updateSums<true>(X, n, d, k, labels, xsq, perBlock, vec, sums, sumsq, counts);
+}
+
+__global__ void __launch_bounds__(kPartThreads)
+    updateSumsGlobalKernel(const float* __restrict__ X, int64_t n, int d, int k,
+                           const int* __restrict__ labels, const double* __restrict__ xsq,
+                           int64_t perBlock, bool vec, double* sums, double* sumsq, int* counts) {
+  updateSums<false>(X, n, d, k, labels, xsq, perBlock, vec, sums, sumsq, counts);
+}
+
+__global__ void finalizeFromSumsKernel(int k, int d, const float* __restrict__ C,
+                                       float* __restrict__ Cnext, double* sums, double* sumsq,
+                                       int* counts, double* outScores, int* outCounts) {
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, warps = blockDim.x >> 5;
+  // Score of cluster k: sum over its points of |x - c|^2 = Q - 2 c.S + n |c|^2, in double.
+  for (int kk = warp; kk < k; kk += warps) {
+    const int cnt = counts[kk];
+    double a = 0.0;
+    for (int q = lane; q < d; q += 32) {
+      const double c = C[static_cast<int64_t>(kk) * d + q];
+      const double s = sums[static_cast<int64_t>(kk) * d + q];
+      a += c * (double(cnt) * c - 2.0 * s);
+    }
+    for (int o = 16; o > 0; o >>= 1) a += __shfl_xor_sync(0xffffffffu, a, o);
+    if (lane == 0) {
+      outScores[kk] = cnt > 0 ? sumsq[kk] + a : 0.0;
+      outCounts[kk] = cnt;
+    }
+  }
+  __syncthreads();  // every score has read the sums before they are turned into centers
+  for (int e = threadIdx.x; e < k * d; e += blockDim.x) {
+    const int cnt = counts[e / d];
+    Cnext[e] = cnt > 0 ? static_cast<float>(sums[e] / cnt) : C[e];
+    sums[e] = 0.0;
+  }
+  __syncthreads();  // counts[] read by every thread before they are zeroed
+  for (int e = threadIdx.x; e < k; e += blockDim.x) {
+    sumsq[e] = 0.0;
+    counts[e] = 0;
+  }
+}
+
+}  // namespace kernellab::clustering::best
