@@ -23,12 +23,17 @@ namespace kernellab::transpose {
 constexpr int kNarrowMax = 16;
 // Largest width (or height) the shared-memory staged strategies handle.
 constexpr int kStagedMax = 256;
-// Rows (or columns) a staged block moves: 32 keeps each output row piece one
-// 128-byte line.
-constexpr int kStagedSpan = 32;
-// Extra input rows the aligned tile loads above its 32, so any output row can
-// start its 32-element piece up to 7 elements early, on a sector boundary.
+// Extra input rows the aligned tile keeps above its 32, so any output row can start its
+// 32-element piece up to 7 elements early, on a sector boundary.
 constexpr int kAlignShift = 8;
+// Tiles an aligned-tile block walks down: the 8 rows above each tile are the previous tile's last
+// 8, kept in a ring of 40 rows, so only the first tile of a walk loads them from memory.
+constexpr int kAlignSteps = 8;
+
+// Rows (or columns) a staged block moves: whole 128-byte output pieces at least, more for
+// narrower matrices so each output row gets a longer run per block (shared memory stays near
+// 33 KB: 8 blocks per SM).
+KL_HD int stagedSpan(int64_t side) { return side <= 16 ? 256 : side <= 64 ? 128 : 32; }
 
 // ---- which strategy for which shape
 // ------------------------------------------------------------
@@ -43,8 +48,8 @@ KL_HD bool strategyApplies(Strategy s, int64_t w, int64_t h) {
       return w <= kStagedMax;
     case Strategy::StagedCols:
       return h <= kStagedMax;
-    case Strategy::AlignedTile:
-      return (h + kAlignShift + 31) / 32 <= 65535;  // grid y limit
+    case Strategy::AlignedTile:  // grid y limit
+      return ((h + kAlignShift - 1 + 31) / 32 + kAlignSteps - 1) / kAlignSteps <= 65535;
     default:
       return true;
   }
@@ -63,10 +68,10 @@ KL_HD Strategy chooseStrategy(int64_t w, int64_t h) {
 }
 
 // Floats of shared memory one block of the strategy uses.
-KL_HD int sharedFloats(const Geometry &g) {
+KL_HD int sharedFloats(const Geometry& g) {
   switch (g.strategy) {
     case Strategy::AlignedTile:
-      return (32 + kAlignShift) * 33;
+      return (32 + kAlignShift) * 33;  // the ring of 40 rows
     case Strategy::StagedRows:
       return static_cast<int>(g.width) * (g.span + 1);
     case Strategy::StagedCols:
@@ -80,7 +85,7 @@ KL_HD int sharedFloats(const Geometry &g) {
 }
 
 // Linear index of thread (tx, ty) in a 32 x blockRows block of a 1-D grid.
-KL_HD int64_t linearThread(const Geometry &g, BlockCoord t, int tx, int ty) {
+KL_HD int64_t linearThread(const Geometry& g, BlockCoord t, int tx, int ty) {
   return (static_cast<int64_t>(t.x) * g.blockRows + ty) * 32 + tx;
 }
 
@@ -91,7 +96,7 @@ KL_HD int64_t linearThread(const Geometry &g, BlockCoord t, int tx, int ty) {
 // writes 512 contiguous bytes of every output row. No shared memory, no
 // barrier.
 template <int D, class Mem>
-KL_HD void narrowWidthPhase(const Geometry &g, BlockCoord t, int tx, int ty, Mem &m) {
+KL_HD void narrowWidthPhase(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
   const int64_t h = g.height;
   const int64_t p0 = 4 * linearThread(g, t, tx, ty);
   if (p0 >= h) return;
@@ -115,8 +120,10 @@ KL_HD void narrowWidthPhase(const Geometry &g, BlockCoord t, int tx, int ty, Mem
       m.storeGlobal4(q * h + p0, Vec4{v[q], v[D + q], v[2 * D + q], v[3 * D + q]});
   } else {
     KL_UNROLL
-    for (int q = 0; q < D; ++q) KL_UNROLL
-    for (int i = 0; i < 4; ++i) m.storeGlobal(q * h + p0 + i, v[i * D + q]);
+    for (int q = 0; q < D; ++q) {
+      KL_UNROLL
+      for (int i = 0; i < 4; ++i) m.storeGlobal(q * h + p0 + i, v[i * D + q]);
+    }
   }
 }
 
@@ -125,7 +132,7 @@ KL_HD void narrowWidthPhase(const Geometry &g, BlockCoord t, int tx, int ty, Mem
 // rows in (16-byte loads when rows start on 16 bytes), then the 4 points' 4 x D
 // contiguous output floats as D 16-byte stores.
 template <int D, class Mem>
-KL_HD void narrowHeightPhase(const Geometry &g, BlockCoord t, int tx, int ty, Mem &m) {
+KL_HD void narrowHeightPhase(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
   const int64_t w = g.width;
   const int64_t c0 = 4 * linearThread(g, t, tx, ty);
   if (c0 >= w) return;
@@ -146,8 +153,10 @@ KL_HD void narrowHeightPhase(const Geometry &g, BlockCoord t, int tx, int ty, Me
     }
   } else {
     KL_UNROLL
-    for (int r = 0; r < D; ++r) KL_UNROLL
-    for (int i = 0; i < 4; ++i) v[4 * r + i] = m.loadGlobal(r * w + c0 + i);
+    for (int r = 0; r < D; ++r) {
+      KL_UNROLL
+      for (int i = 0; i < 4; ++i) v[4 * r + i] = m.loadGlobal(r * w + c0 + i);
+    }
   }
   // Output element e = i * D + r of this thread's run is in[r][c0 + i] = v[r *
   // 4 + i].
@@ -170,33 +179,39 @@ KL_HD void narrowHeightPhase(const Geometry &g, BlockCoord t, int tx, int ty, Me
 // memory with pitch span + 1 (consecutive elements of a row land in different
 // banks); then each warp writes whole span-element pieces of output rows.
 template <class Mem>
-KL_HD void stagedRowsLoad(const Geometry &g, BlockCoord t, int tx, int ty, Mem &m) {
+KL_HD void stagedRowsLoad(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
   const int w = static_cast<int>(g.width), span = g.span, threads = 32 * g.blockRows;
   const int64_t y0 = static_cast<int64_t>(t.x) * span;
   const int rows = g.height - y0 < span ? static_cast<int>(g.height - y0) : span;
   const int count = rows * w;
   const int64_t base = y0 * w;
+  // Element e of the block's run is (row p, column q) = (e / w, e % w); stepping e by the block's
+  // thread count moves (p, q) by a fixed amount, so the divisions happen once per thread.
+  const int e0 = tx + 32 * ty, dp = threads / w, dq = threads % w;
+  int p = e0 / w, q = e0 % w;
   constexpr int kBatch = 8;  // loads issued before their shared stores: bytes in flight
-  for (int e0 = tx + 32 * ty; e0 < count; e0 += kBatch * threads) {
+  for (int eb = e0; eb < count; eb += kBatch * threads) {
     float v[kBatch];
     KL_UNROLL
     for (int i = 0; i < kBatch; ++i) {
-      const int e = e0 + i * threads;
+      const int e = eb + i * threads;
       v[i] = e < count ? m.loadGlobal(base + e) : 0.0f;
     }
     KL_UNROLL
     for (int i = 0; i < kBatch; ++i) {
-      const int e = e0 + i * threads;
-      if (e < count) {
-        const int p = e / w, q = e - p * w;
-        m.storeShared(q * (span + 1) + p, v[i]);
+      if (eb + i * threads < count) m.storeShared(q * (span + 1) + p, v[i]);
+      p += dp;
+      q += dq;
+      if (q >= w) {
+        q -= w;
+        ++p;
       }
     }
   }
 }
 
 template <class Mem>
-KL_HD void stagedRowsStore(const Geometry &g, BlockCoord t, int tx, int ty, Mem &m) {
+KL_HD void stagedRowsStore(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
   const int w = static_cast<int>(g.width), span = g.span;
   const int64_t h = g.height, y0 = static_cast<int64_t>(t.x) * span;
   const int rows = h - y0 < span ? static_cast<int>(h - y0) : span;
@@ -211,80 +226,105 @@ KL_HD void stagedRowsStore(const Geometry &g, BlockCoord t, int tx, int ty, Mem 
 // span-element pieces of rows), then writes the span x H contiguous output
 // floats in order.
 template <class Mem>
-KL_HD void stagedColsLoad(const Geometry &g, BlockCoord t, int tx, int ty, Mem &m) {
+KL_HD void stagedColsLoad(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
   const int h = static_cast<int>(g.height), span = g.span, threads = 32 * g.blockRows;
   const int64_t w = g.width, x0 = static_cast<int64_t>(t.x) * span;
   const int cols = w - x0 < span ? static_cast<int>(w - x0) : span;
   const int count = h * span;  // (row, column) pairs, column fastest
+  const int f0 = tx + 32 * ty, dr = threads / span, dc = threads % span;
+  int r = f0 / span, c = f0 % span;
   constexpr int kBatch = 8;
-  for (int f0 = tx + 32 * ty; f0 < count; f0 += kBatch * threads) {
+  for (int fb = f0; fb < count; fb += kBatch * threads) {
     float v[kBatch];
+    int rr = r, cc = c;
     KL_UNROLL
     for (int i = 0; i < kBatch; ++i) {
-      const int f = f0 + i * threads, r = f / span, c = f - r * span;
-      v[i] = (f < count && c < cols) ? m.loadGlobal(r * w + x0 + c) : 0.0f;
+      v[i] = (fb + i * threads < count && cc < cols) ? m.loadGlobal(rr * w + x0 + cc) : 0.0f;
+      rr += dr;
+      cc += dc;
+      if (cc >= span) {
+        cc -= span;
+        ++rr;
+      }
     }
     KL_UNROLL
     for (int i = 0; i < kBatch; ++i) {
-      const int f = f0 + i * threads, r = f / span, c = f - r * span;
-      if (f < count && c < cols) m.storeShared(c * (h + 1) + r, v[i]);
+      if (fb + i * threads < count && c < cols) m.storeShared(c * (h + 1) + r, v[i]);
+      r += dr;
+      c += dc;
+      if (c >= span) {
+        c -= span;
+        ++r;
+      }
     }
   }
 }
 
 template <class Mem>
-KL_HD void stagedColsStore(const Geometry &g, BlockCoord t, int tx, int ty, Mem &m) {
+KL_HD void stagedColsStore(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
   const int h = static_cast<int>(g.height), span = g.span, threads = 32 * g.blockRows;
   const int64_t w = g.width, x0 = static_cast<int64_t>(t.x) * span;
   const int cols = w - x0 < span ? static_cast<int>(w - x0) : span;
   const int count = cols * h;
   const int64_t base = x0 * h;
-  for (int e = tx + 32 * ty; e < count; e += threads) {
-    const int c = e / h, r = e - c * h;
+  const int e0 = tx + 32 * ty, dc = threads / h, dr = threads % h;
+  int c = e0 / h, r = e0 % h;
+  for (int e = e0; e < count; e += threads) {
     m.storeGlobal(base + e, m.loadShared(c * (h + 1) + r));
+    c += dc;
+    r += dr;
+    if (r >= h) {
+      r -= h;
+      ++c;
+    }
   }
 }
 
-// ---- AlignedTile: odd sizes
-// --------------------------------------------------------------------- The
-// padded 32x32 tile, but every output row piece starts on a 32-byte sector:
-// output row x (input column x) is cut at y = Y0 - s(x) + 32 j, where s(x) = (x
-// * height + Y0) mod 8 moves the cut back to the sector boundary. A tile
-// therefore loads 8 input rows more (Y0 - 8 .. Y0 + 31), and the first piece of
-// each output row (the head, y < 32 - s) is partial. Reads stay row-aligned as
-// in the plain tile: a read of a partial sector costs no extra DRAM traffic, a
-// partial-sector write can.
-KL_HD bool alignedInterior(const Geometry &g, BlockCoord t) {
-  const int64_t x0 = static_cast<int64_t>(t.x) * 32, y0 = static_cast<int64_t>(t.y) * 32;
-  return y0 >= kAlignShift && y0 + 32 <= g.height && x0 + 32 <= g.width;
+// ---- AlignedTile: odd sizes ---------------------------------------------------------------------
+// The padded 32x32 tile, but every output row piece starts on a 32-byte sector: output row x
+// (input column x) is cut at y = Y0 - s(x) + 32 j, where s(x) = (x * height + Y0) mod 8 moves the
+// cut back to the sector boundary. A piece therefore needs up to 7 input rows above its tile. A
+// block walks kAlignSteps tiles down one tile column, keeping the last 40 input rows in a ring
+// (row y in slot (y + 40) mod 40): each step loads its tile's 32 rows, the 8 above are still there
+// from the step before (the first step loads them too). The first piece of each output row (the
+// head, y < 32 - s) is partial. Reads stay row-aligned as in the plain tile: reading a partial
+// sector costs no extra DRAM traffic, writing one can.
+KL_HD int ringSlot(int64_t y) { return static_cast<int>((y + 40) % 40); }
+
+// The tile row of step `step` of block-row t.y, and whether it exists.
+KL_HD int64_t alignedTileTop(BlockCoord t, int step) {
+  return (static_cast<int64_t>(t.y) * kAlignSteps + step) * 32;
 }
 
 template <class Mem>
-KL_HD void alignedTileLoad(const Geometry &g, BlockCoord t, int tx, int ty, Mem &m) {
-  constexpr int kRows = 32 + kAlignShift;
+KL_HD void alignedTileLoad(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m, int step) {
   const int64_t x = static_cast<int64_t>(t.x) * 32 + tx;
-  const int64_t top = static_cast<int64_t>(t.y) * 32 - kAlignShift;
-  if (alignedInterior(g, t)) {
-    for (int r = ty; r < kRows; r += g.blockRows)
-      m.storeShared(r * 33 + tx, m.loadGlobal((top + r) * g.width + x));
+  const int64_t y0 = alignedTileTop(t, step);
+  if (y0 - kAlignShift >= g.height) return;  // past the last tile
+  const int64_t top = step == 0 ? y0 - kAlignShift : y0;
+  const int rows = static_cast<int>(y0 + 32 - top);
+  if (top >= 0 && y0 + 32 <= g.height && static_cast<int64_t>(t.x) * 32 + 32 <= g.width) {
+    for (int r = ty; r < rows; r += g.blockRows)
+      m.storeShared(ringSlot(top + r) * 33 + tx, m.loadGlobal((top + r) * g.width + x));
     return;
   }
-  for (int r = ty; r < kRows; r += g.blockRows) {
+  for (int r = ty; r < rows; r += g.blockRows) {
     const int64_t y = top + r;
     if (y >= 0 && y < g.height && x < g.width)
-      m.storeShared(r * 33 + tx, m.loadGlobal(y * g.width + x));
+      m.storeShared(ringSlot(y) * 33 + tx, m.loadGlobal(y * g.width + x));
   }
 }
 
 template <class Mem>
-KL_HD void alignedTileStore(const Geometry &g, BlockCoord t, int tx, int ty, Mem &m) {
-  const int64_t x0 = static_cast<int64_t>(t.x) * 32, y0 = static_cast<int64_t>(t.y) * 32;
+KL_HD void alignedTileStore(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m, int step) {
+  const int64_t x0 = static_cast<int64_t>(t.x) * 32, y0 = alignedTileTop(t, step);
   const int64_t h = g.height;
-  if (alignedInterior(g, t)) {
+  if (y0 - kAlignShift >= h) return;
+  if (y0 >= kAlignShift && y0 + 32 <= h && x0 + 32 <= g.width) {
     for (int c = ty; c < 32; c += g.blockRows) {
       const int64_t row = (x0 + c) * h;
       const int s = static_cast<int>((row + y0) & 7);
-      m.storeGlobal(row + y0 - s + tx, m.loadShared((kAlignShift - s + tx) * 33 + c));
+      m.storeGlobal(row + y0 - s + tx, m.loadShared(ringSlot(y0 - s + tx) * 33 + c));
     }
     return;
   }
@@ -293,7 +333,7 @@ KL_HD void alignedTileStore(const Geometry &g, BlockCoord t, int tx, int ty, Mem
     const int64_t row = (x0 + c) * h;
     const int s = static_cast<int>((row + y0) & 7);
     const int64_t y = y0 - s + tx;
-    if (y >= 0 && y < h) m.storeGlobal(row + y, m.loadShared((kAlignShift - s + tx) * 33 + c));
+    if (y >= 0 && y < h) m.storeGlobal(row + y, m.loadShared(ringSlot(y) * 33 + c));
   }
 }
 
@@ -308,7 +348,7 @@ struct DimTag {
 };
 
 template <class Fn>
-KL_HD void withNarrowDim(int d, Fn &&fn) {
+KL_HD void withNarrowDim(int d, Fn&& fn) {
   switch (d) {
     case 1:
       fn(DimTag<1>{});
@@ -365,16 +405,17 @@ KL_HD void withNarrowDim(int d, Fn &&fn) {
 
 // Barrier-separated phases of a variant at a geometry (the seed variants:
 // phaseCount(v)).
-KL_HD int blockPhaseCount(Variant v, const Geometry &g) {
+KL_HD int blockPhaseCount(Variant v, const Geometry& g) {
   if (v != Variant::Best) return phaseCount(v);
-  return (g.strategy == Strategy::NarrowWidth || g.strategy == Strategy::NarrowHeight) ? 1 : 2;
+  if (g.strategy == Strategy::NarrowWidth || g.strategy == Strategy::NarrowHeight) return 1;
+  return g.strategy == Strategy::AlignedTile ? 2 * kAlignSteps : 2;
 }
 
 // One phase of one thread of any variant: the seed phases, or the best
 // variant's strategy.
 template <class Mem>
-KL_HD void runBlockPhase(Variant v, int phase, const Geometry &g, BlockCoord t, int tx, int ty,
-                         Mem &m) {
+KL_HD void runBlockPhase(Variant v, int phase, const Geometry& g, BlockCoord t, int tx, int ty,
+                         Mem& m) {
   if (v != Variant::Best) {
     runPhase(v, phase, g, t, tx, ty, m);
     return;
@@ -401,10 +442,10 @@ KL_HD void runBlockPhase(Variant v, int phase, const Geometry &g, BlockCoord t, 
         stagedColsStore(g, t, tx, ty, m);
       break;
     case Strategy::AlignedTile:
-      if (phase == 0)
-        alignedTileLoad(g, t, tx, ty, m);
+      if (phase % 2 == 0)
+        alignedTileLoad(g, t, tx, ty, m, phase / 2);
       else
-        alignedTileStore(g, t, tx, ty, m);
+        alignedTileStore(g, t, tx, ty, m, phase / 2);
       break;
     default:
       runPhase(v, phase, g, t, tx, ty, m);

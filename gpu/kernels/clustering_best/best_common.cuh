@@ -62,6 +62,7 @@ class KMeansDeviceState : public KMeansEngine {
   cuda::DeviceBuffer<double> sums_, sumsq_, outScores_, xsq_;
   cuda::DeviceBuffer<int> counts_, outCounts_, labels_;
   bool sharedSums_ = false;
+  int stages_ = 2;
   size_t updateSmem_ = 0;
   int updateGrid_ = 1;
   int64_t perBlock_ = 32;

@@ -25,12 +25,16 @@ void KMeansDeviceState::allocateState(const float* d_points) {
   xnorm_.allocate(static_cast<size_t>(n_));
   xsq_.allocate(static_cast<size_t>(n_));
 
-  // The update's plan: K x D double sums per block in shared memory (one block per SM) when they
-  // fit, else global atomics from more blocks. Each block a contiguous range of points, a
+  // The update's plan: K x D double sums per block in shared memory (one block per SM) with the
+  // pipeline of points (four stages, or fewer, at least two) when they fit (and D <= 512: two
+  // dimensions per thread), else global atomics from more blocks. Each block a contiguous range of points, a
   // multiple of 32.
   const cuda::LaunchLimits limits = cuda::currentLaunchLimits();
-  sharedSums_ = updateSharedBytes(k_, d_) <= static_cast<size_t>(limits.sharedPerBlockOptin);
-  updateSmem_ = sharedSums_ ? updateSharedBytes(k_, d_) : updateSharedBytes(k_, 0);
+  const size_t optin = static_cast<size_t>(limits.sharedPerBlockOptin);
+  stages_ = kMaxStages;
+  while (stages_ > 2 && updateSharedBytes(k_, d_, stages_) > optin) --stages_;
+  sharedSums_ = d_ <= 2 * kPartThreads && updateSharedBytes(k_, d_, stages_) <= optin;
+  updateSmem_ = sharedSums_ ? updateSharedBytes(k_, d_, stages_) : updateGlobalSharedBytes(k_);
   auto kernel = sharedSums_ ? updateSumsKernel : updateSumsGlobalKernel;
   KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(updateSmem_)));
@@ -58,7 +62,7 @@ void KMeansDeviceState::begin(const std::vector<float>& centers) {
 void KMeansDeviceState::launchUpdate() {
   auto kernel = sharedSums_ ? updateSumsKernel : updateSumsGlobalKernel;
   kernel<<<updateGrid_, kPartThreads, updateSmem_, stream_>>>(
-      x_, n_, d_, k_, labels_.get(), xsq_.get(), perBlock_, n_ % 4 == 0, sums_.get(),
+      x_, n_, d_, k_, labels_.get(), xsq_.get(), perBlock_, n_ % 4 == 0, stages_, sums_.get(),
       sumsq_.get(), counts_.get());
   KL_CUDA_CHECK_LAUNCH(stream_);
 }

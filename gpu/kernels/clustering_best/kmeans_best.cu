@@ -25,6 +25,7 @@
 #include "cublas_loader.h"
 #include "cuda/cuda_check.h"
 #include "cuda/kernel_resources.h"
+#include "kernellab/errors.h"
 #include "kmeans_parts.cuh"
 
 namespace kernellab::clustering::best {
@@ -37,6 +38,7 @@ class BestKMeans final : public KMeansDeviceState {
     kappa_ = tf32BoundFactor(d);
     g_.allocate(static_cast<size_t>(n) * k);
     cc_.allocate(static_cast<size_t>(k) * d);
+    ct_.allocate(static_cast<size_t>(k) * d);
     cn_.allocate(size_t(k));
     cabs_.allocate(size_t(k));
     unsure_.allocate(static_cast<size_t>(n));
@@ -44,10 +46,20 @@ class BestKMeans final : public KMeansDeviceState {
     const cuda::LaunchLimits limits = cuda::currentLaunchLimits();
     fixGrid_ = std::max(1, limits.sms * 4);
     prepSmem_ = sizeof(float) * static_cast<size_t>(d);
+    fixSmem_ = fixSharedBytes(d);
+    if (std::max(prepSmem_, fixSmem_) > static_cast<size_t>(limits.sharedPerBlockOptin))
+      throw InputError("best k-means stages a point per warp in shared memory: D = " +
+                       std::to_string(d) + " needs " + std::to_string(fixSmem_) +
+                       " bytes per block, this GPU allows " +
+                       std::to_string(limits.sharedPerBlockOptin) + "; use cublas or the seed variants");
     if (prepSmem_ > 48 * 1024)
       KL_CUDA_CHECK(cudaFuncSetAttribute(centerPrepKernel,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(prepSmem_)));
+    if (fixSmem_ > 48 * 1024)
+      KL_CUDA_CHECK(cudaFuncSetAttribute(exactFixKernel,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(fixSmem_)));
     allocateState(d_points);
   }
 
@@ -57,7 +69,7 @@ class BestKMeans final : public KMeansDeviceState {
     cuda::EventPair gemm, assign, fix, update, finalize;
     gemm.start(stream_);
     centerPrepKernel<<<1, 1024, prepSmem_, stream_>>>(centers_.get(), k_, d_, true, cc_.get(),
-                                                      cn_.get(), cabs_.get());
+                                                      cn_.get(), cabs_.get(), ct_.get());
     KL_CUDA_CHECK_LAUNCH(stream_);
     gemm_.product(x_, n_, d_, cc_.get(), k_, -2.f, g_.get());
     gemm.stop(stream_);
@@ -68,8 +80,8 @@ class BestKMeans final : public KMeansDeviceState {
     KL_CUDA_CHECK_LAUNCH(stream_);
     assign.stop(stream_);
     fix.start(stream_);
-    exactFixKernel<<<fixGrid_, kPartThreads, 0, stream_>>>(
-        x_, n_, d_, centers_.get(), k_, g_.get(), cn_.get(), cabs_.get(), xnorm_.get(), kappa_,
+    exactFixKernel<<<fixGrid_, kFixThreads, fixSmem_, stream_>>>(
+        x_, n_, d_, ct_.get(), k_, g_.get(), cn_.get(), cabs_.get(), xnorm_.get(), kappa_,
         unsure_.get(), unsureCount_.get(), labels_.get());
     KL_CUDA_CHECK_LAUNCH(stream_);
     fix.stop(stream_);
@@ -99,7 +111,7 @@ class BestKMeans final : public KMeansDeviceState {
   std::vector<ResourceUsage> resources() const override {
     ResourceUsage none;  // cuBLAS picks its own kernel
     return {none, cuda::kernelResources(assignBoundKernel, kPartThreads, 0),
-            cuda::kernelResources(exactFixKernel, kPartThreads, 0), updateResources(),
+            cuda::kernelResources(exactFixKernel, kFixThreads, fixSmem_), updateResources(),
             finalizeResources()};
   }
 
@@ -107,8 +119,8 @@ class BestKMeans final : public KMeansDeviceState {
   CublasGemm gemm_;
   float kappa_ = 0;
   int fixGrid_ = 1;
-  size_t prepSmem_ = 0;
-  cuda::DeviceBuffer<float> g_, cc_, cn_, cabs_;
+  size_t prepSmem_ = 0, fixSmem_ = 0;
+  cuda::DeviceBuffer<float> g_, cc_, ct_, cn_, cabs_;
   cuda::DeviceBuffer<int> unsure_, unsureCount_;
 };
 

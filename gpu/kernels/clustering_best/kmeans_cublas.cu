@@ -38,7 +38,7 @@ class CublasKMeans final : public KMeansDeviceState {
     gemm.stop(stream_);
     argmin.start(stream_);
     centerPrepKernel<<<1, 1024, 0, stream_>>>(centers_.get(), k_, d_, false, nullptr, cn_.get(),
-                                              nullptr);
+                                              nullptr, nullptr);
     KL_CUDA_CHECK_LAUNCH(stream_);
     argminKernel<<<static_cast<unsigned>((n_ + kPartThreads - 1) / kPartThreads), kPartThreads, 0,
                    stream_>>>(g_.get(), cn_.get(), n_, k_, labels_.get());

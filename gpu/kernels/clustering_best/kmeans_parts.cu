@@ -43,7 +43,7 @@ __global__ void pointNormsKernel(const float* __restrict__ X, int64_t n, int d,
 
 __global__ void centerPrepKernel(const float* __restrict__ C, int k, int d, bool centered,
                                  float* __restrict__ Cc, float* __restrict__ cn,
-                                 float* __restrict__ cabs) {
+                                 float* __restrict__ cabs, float* __restrict__ Ct) {
   extern __shared__ float mean[];  // d floats when centered
   if (centered) {
     for (int q = threadIdx.x; q < d; q += blockDim.x) {
@@ -62,6 +62,7 @@ __global__ void centerPrepKernel(const float* __restrict__ C, int k, int d, bool
       if (centered) {
         const float cc = c - mean[q];
         Cc[static_cast<int64_t>(kk) * d + q] = cc;
+        Ct[static_cast<int64_t>(q) * k + kk] = c;
         sc = fma(double(cc), double(cc), sc);
       }
     }
@@ -139,19 +140,23 @@ __global__ void assignBoundKernel(const float* __restrict__ G, const float* __re
   }
 }
 
-__global__ void exactFixKernel(const float* __restrict__ X, int64_t n, int d,
-                               const float* __restrict__ C, int k, const float* __restrict__ G,
-                               const float* __restrict__ cn, const float* __restrict__ cabs,
-                               const float* __restrict__ xnorm, float kappa,
-                               const int* __restrict__ unsure, const int* __restrict__ unsureCount,
-                               int* __restrict__ labels) {
-  const int lane = threadIdx.x & 31;
+__global__ void __launch_bounds__(kFixThreads)
+    exactFixKernel(const float* __restrict__ X, int64_t n, int d, const float* __restrict__ Ct,
+                   int k, const float* __restrict__ G, const float* __restrict__ cn,
+                   const float* __restrict__ cabs, const float* __restrict__ xnorm, float kappa,
+                   const int* __restrict__ unsure, const int* __restrict__ unsureCount,
+                   int* __restrict__ labels) {
+  extern __shared__ float pointS[];  // one point per warp
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  float* xs = pointS + static_cast<size_t>(warp) * d;
   const int64_t warps = static_cast<int64_t>(gridDim.x) * (blockDim.x >> 5);
   const int count = *unsureCount;
-  for (int64_t w = static_cast<int64_t>(blockIdx.x) * (blockDim.x >> 5) + (threadIdx.x >> 5);
-       w < count; w += warps) {
+  for (int64_t w = static_cast<int64_t>(blockIdx.x) * (blockDim.x >> 5) + warp; w < count;
+       w += warps) {
     const int64_t i = unsure[w];
     const float xn = xnorm[i];
+    __syncwarp();  // the previous point's reads of xs are done
+    for (int q = lane; q < d; q += 32) xs[q] = X[static_cast<int64_t>(q) * n + i];
     // The best s and its bound, as the assign kernel found them.
     float b = INFINITY, be = 0.f;
     int bi = INT_MAX;
@@ -175,6 +180,7 @@ __global__ void exactFixKernel(const float* __restrict__ X, int64_t n, int d,
       }
     }
     const float limit = b + be;
+    __syncwarp();  // xs complete
     double best = INFINITY;
     int bestK = INT_MAX;
     for (int k0 = 0; k0 < k; k0 += 32) {
@@ -185,21 +191,27 @@ __global__ void exactFixKernel(const float* __restrict__ X, int64_t n, int d,
         const float s = G[static_cast<int64_t>(kk) * n + i] + c;
         candidate = s - bound(kappa, xn, cabs[kk], c) <= limit;
       }
-      unsigned mask = __ballot_sync(0xffffffffu, candidate);
-      while (mask) {
-        const int cand = k0 + __ffs(mask) - 1;
-        mask &= mask - 1;
-        double acc = 0.0;
-        for (int q = lane; q < d; q += 32) {
-          const double diff =
-              double(X[static_cast<int64_t>(q) * n + i]) - double(C[static_cast<int64_t>(cand) * d + q]);
+      if (__ballot_sync(0xffffffffu, candidate) == 0) continue;
+      double acc = INFINITY;
+      if (candidate) {  // this lane's center, in double over every dimension
+        acc = 0.0;
+        for (int q = 0; q < d; ++q) {
+          const double diff = double(xs[q]) - double(Ct[static_cast<int64_t>(q) * k + kk]);
           acc = fma(diff, diff, acc);
         }
-        for (int o = 16; o > 0; o >>= 1) acc += __shfl_xor_sync(0xffffffffu, acc, o);
-        if (acc < best) {  // candidates come in index order: equal keeps the lower index
-          best = acc;
-          bestK = cand;
+      }
+      int accK = candidate ? kk : INT_MAX;
+      for (int o = 16; o > 0; o >>= 1) {
+        const double oa = __shfl_xor_sync(0xffffffffu, acc, o);
+        const int ok = __shfl_xor_sync(0xffffffffu, accK, o);
+        if (oa < acc || (oa == acc && ok < accK)) {
+          acc = oa;
+          accK = ok;
         }
+      }
+      if (acc < best || (acc == best && accK < bestK)) {
+        best = acc;
+        bestK = accK;
       }
     }
     if (lane == 0) labels[i] = bestK;
@@ -231,17 +243,175 @@ __device__ __forceinline__ void addPoint(double* sums, int k, int d, int q, int 
 
 }  // namespace
 
-template <bool kShared>
-__device__ __forceinline__ void updateSums(const float* __restrict__ X, int64_t n, int d, int k,
-                                           const int* __restrict__ labels,
-                                           const double* __restrict__ xsq, int64_t perBlock,
-                                           bool vec, double* sums, double* sumsq, int* counts) {
+__device__ __forceinline__ void copyAsync(void* dst, const void* src, int srcBytes, int size) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  if (size == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src),
+                 "r"(srcBytes));
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(src),
+                 "r"(srcBytes));
+}
+__device__ __forceinline__ void commitAsync() { asm volatile("cp.async.commit_group;\n" ::); }
+// Waits until at most `pending` groups are in flight (pending < kMaxStages).
+__device__ __forceinline__ void waitAsync(int pending) {
+  switch (pending) {
+    case 0: asm volatile("cp.async.wait_group 0;\n" ::); break;
+    case 1: asm volatile("cp.async.wait_group 1;\n" ::); break;
+    case 2: asm volatile("cp.async.wait_group 2;\n" ::); break;
+    default: asm volatile("cp.async.wait_group 3;\n" ::); break;
+  }
+}
+
+// The |x|^2 sums and counts of the block's points: each thread a contiguous piece of the range,
+// runs of equal labels added once.
+__device__ __forceinline__ void addNormsAndCounts(const int* __restrict__ labels,
+                                                  const double* __restrict__ xsq, int k,
+                                                  int64_t begin, int64_t end, double* sqS,
+                                                  int* cntS) {
+  const int64_t len = end - begin;
+  const int64_t piece = (len + blockDim.x - 1) / blockDim.x;
+  const int64_t s0 = begin + threadIdx.x * piece;
+  const int64_t s1 = s0 + piece < end ? s0 + piece : end;
+  double qrun = 0.0;
+  int crun = 0, rk = -1;
+  for (int64_t i = s0; i < s1; ++i) {
+    int l = __ldg(labels + i);
+    if (l < 0 || l >= k) l = -1;
+    if (l != rk) {
+      if (rk >= 0) {
+        atomicAdd(sqS + rk, qrun);
+        atomicAdd(cntS + rk, crun);
+      }
+      rk = l;
+      qrun = 0.0;
+      crun = 0;
+    }
+    qrun += __ldg(xsq + i);
+    ++crun;
+  }
+  if (rk >= 0) {
+    atomicAdd(sqS + rk, qrun);
+    atomicAdd(cntS + rk, crun);
+  }
+}
+
+__global__ void __launch_bounds__(kPartThreads, 1)
+    updateSumsKernel(const float* __restrict__ X, int64_t n, int d, int k,
+                     const int* __restrict__ labels, const double* __restrict__ xsq,
+                     int64_t perBlock, bool vec, int stages, double* sums, double* sumsq,
+                     int* counts) {
   extern __shared__ __align__(16) unsigned char smem[];
-  double* sumS = kShared ? reinterpret_cast<double*>(smem) : sums;
-  double* sqS = reinterpret_cast<double*>(smem) + (kShared ? static_cast<size_t>(k) * d : 0);
+  double* sumS = reinterpret_cast<double*>(smem);
+  double* sqS = sumS + static_cast<size_t>(k) * d;
   int* cntS = reinterpret_cast<int*>(sqS + k);
-  if constexpr (kShared)
-    for (int e = threadIdx.x; e < k * d; e += blockDim.x) sumS[e] = 0.0;
+  unsigned char* stageBase = smem + updateSumsBytes(k, d);
+  const size_t stageBytes = updateStageBytes(d);
+  for (int e = threadIdx.x; e < k * d; e += blockDim.x) sumS[e] = 0.0;
+  for (int e = threadIdx.x; e < k; e += blockDim.x) {
+    sqS[e] = 0.0;
+    cntS[e] = 0;
+  }
+  const int64_t begin = static_cast<int64_t>(blockIdx.x) * perBlock;
+  const int64_t end = begin + perBlock < n ? begin + perBlock : n;
+  const int steps =
+      begin < end ? static_cast<int>((end - begin + kStagePoints - 1) / kStagePoints) : 0;
+  constexpr int kPieces = kStagePoints / 4;  // 16-byte pieces per row and stage
+
+  // Stage `st` of the block's points (kStagePoints of every dimension, zero beyond the range:
+  // label 0 and x = 0 add nothing) into buffer st % stages; always one commit group.
+  auto issue = [&](int st) {
+    if (st < steps) {
+      const int64_t i0 = begin + static_cast<int64_t>(st) * kStagePoints;
+      const int valid = end - i0 < kStagePoints ? static_cast<int>(end - i0) : kStagePoints;
+      float* xs = reinterpret_cast<float*>(stageBase + (st % stages) * stageBytes);
+      int* ls = reinterpret_cast<int*>(xs + static_cast<size_t>(d) * kStagePitch);
+      if (vec) {
+        for (int c = threadIdx.x; c < d * kPieces; c += blockDim.x) {
+          const int q = c / kPieces, j = c % kPieces;
+          const int bytes = valid - 4 * j >= 4 ? 16 : (valid > 4 * j ? (valid - 4 * j) * 4 : 0);
+          const float* src = bytes ? X + static_cast<int64_t>(q) * n + i0 + 4 * j : X;
+          copyAsync(xs + q * kStagePitch + 4 * j, src, bytes, 16);
+        }
+      } else {
+        for (int c = threadIdx.x; c < d * kStagePoints; c += blockDim.x) {
+          const int q = c / kStagePoints, j = c % kStagePoints;
+          const bool ok = j < valid;
+          copyAsync(xs + q * kStagePitch + j, ok ? X + static_cast<int64_t>(q) * n + i0 + j : X,
+                    ok ? 4 : 0, 4);
+        }
+      }
+      if (threadIdx.x < kStagePoints) {
+        const bool ok = static_cast<int>(threadIdx.x) < valid;
+        copyAsync(ls + threadIdx.x, ok ? labels + i0 + threadIdx.x : labels, ok ? 4 : 0, 4);
+      }
+    }
+    commitAsync();
+  };
+
+  for (int st = 0; st < stages - 1; ++st) issue(st);
+  __syncthreads();  // the zeroed sums before any thread adds
+  // A thread per dimension (two when D > 256) keeps its run of equal labels in a register.
+  double run[2] = {0.0, 0.0};
+  int runK[2] = {-1, -1};
+  for (int st = 0; st < steps; ++st) {
+    issue(st + stages - 1);  // into the buffer summed at step st - 1 (freed by its barrier)
+    waitAsync(stages - 1);   // stage st has landed
+    __syncthreads();
+    const float* xs = reinterpret_cast<const float*>(stageBase + (st % stages) * stageBytes);
+    const int* ls = reinterpret_cast<const int*>(xs + static_cast<size_t>(d) * kStagePitch);
+    int lab[kStagePoints];
+#pragma unroll
+    for (int c = 0; c < kPieces; ++c) {
+      const int4 l4 = reinterpret_cast<const int4*>(ls)[c];
+      lab[4 * c] = l4.x;
+      lab[4 * c + 1] = l4.y;
+      lab[4 * c + 2] = l4.z;
+      lab[4 * c + 3] = l4.w;
+    }
+#pragma unroll
+    for (int pass = 0; pass < 2; ++pass) {
+      const int q = threadIdx.x + pass * blockDim.x;
+      if (q < d) {
+#pragma unroll
+        for (int c = 0; c < kPieces; ++c) {
+          const float4 v = reinterpret_cast<const float4*>(xs + q * kStagePitch)[c];
+          addPoint<true>(sumS, k, d, q, lab[4 * c], v.x, runK[pass], run[pass]);
+          addPoint<true>(sumS, k, d, q, lab[4 * c + 1], v.y, runK[pass], run[pass]);
+          addPoint<true>(sumS, k, d, q, lab[4 * c + 2], v.z, runK[pass], run[pass]);
+          addPoint<true>(sumS, k, d, q, lab[4 * c + 3], v.w, runK[pass], run[pass]);
+        }
+      }
+    }
+    __syncthreads();  // every thread is done with this buffer before it is refilled
+  }
+  waitAsync(0);
+#pragma unroll
+  for (int pass = 0; pass < 2; ++pass) {
+    const int q = threadIdx.x + pass * blockDim.x;
+    if (q < d) flushRun<true>(sumS, runK[pass], d, q, run[pass]);
+  }
+  if (begin < end) addNormsAndCounts(labels, xsq, k, begin, end, sqS, cntS);
+  __syncthreads();
+  for (int e = threadIdx.x; e < k * d; e += blockDim.x)
+    if (sumS[e] != 0.0) atomicAdd(sums + e, sumS[e]);
+  for (int e = threadIdx.x; e < k; e += blockDim.x)
+    if (cntS[e]) {
+      atomicAdd(sumsq + e, sqS[e]);
+      atomicAdd(counts + e, cntS[e]);
+    }
+}
+
+// Where the sums do not fit in shared memory: a thread per dimension reads its points directly and
+// adds every run to the global sums.
+__global__ void __launch_bounds__(kPartThreads)
+    updateSumsGlobalKernel(const float* __restrict__ X, int64_t n, int d, int k,
+                           const int* __restrict__ labels, const double* __restrict__ xsq,
+                           int64_t perBlock, bool /*vec*/, int /*stages*/, double* sums,
+                           double* sumsq, int* counts) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  double* sqS = reinterpret_cast<double*>(smem);
+  int* cntS = reinterpret_cast<int*>(sqS + k);
   for (int e = threadIdx.x; e < k; e += blockDim.x) {
     sqS[e] = 0.0;
     cntS[e] = 0;
@@ -250,104 +420,22 @@ __device__ __forceinline__ void updateSums(const float* __restrict__ X, int64_t 
   const int64_t begin = static_cast<int64_t>(blockIdx.x) * perBlock;
   const int64_t end = begin + perBlock < n ? begin + perBlock : n;
   if (begin < end) {
-    // Sums: a thread per dimension walks the block's points; 32 points per step, the next step's
-    // 128 bytes of points and labels loaded before this step's are added (bytes in flight).
-    constexpr int kStep = 32;
-    const int64_t fullEnd = vec ? begin + (end - begin) / kStep * kStep : begin;
     for (int q = threadIdx.x; q < d; q += blockDim.x) {
       const float* row = X + static_cast<int64_t>(q) * n;
       double run = 0.0;
       int runK = -1;
-      int64_t i0 = begin;
-      if (i0 < fullEnd) {
-        float4 cur[8];
-        int4 lab[8];
-#pragma unroll
-        for (int c = 0; c < 8; ++c) {
-          cur[c] = __ldg(reinterpret_cast<const float4*>(row + i0) + c);
-          lab[c] = __ldg(reinterpret_cast<const int4*>(labels + i0) + c);
-        }
-        for (; i0 < fullEnd; i0 += kStep) {
-          float4 nxt[8];
-          int4 nlab[8];
-          const bool more = i0 + kStep < fullEnd;
-          if (more) {
-#pragma unroll
-            for (int c = 0; c < 8; ++c) {
-              nxt[c] = __ldg(reinterpret_cast<const float4*>(row + i0 + kStep) + c);
-              nlab[c] = __ldg(reinterpret_cast<const int4*>(labels + i0 + kStep) + c);
-            }
-          }
-#pragma unroll
-          for (int c = 0; c < 8; ++c) {
-            addPoint<kShared>(sumS, k, d, q, lab[c].x, cur[c].x, runK, run);
-            addPoint<kShared>(sumS, k, d, q, lab[c].y, cur[c].y, runK, run);
-            addPoint<kShared>(sumS, k, d, q, lab[c].z, cur[c].z, runK, run);
-            addPoint<kShared>(sumS, k, d, q, lab[c].w, cur[c].w, runK, run);
-          }
-          if (more) {
-#pragma unroll
-            for (int c = 0; c < 8; ++c) {
-              cur[c] = nxt[c];
-              lab[c] = nlab[c];
-            }
-          }
-        }
-      }
-      for (; i0 < end; ++i0) addPoint<kShared>(sumS, k, d, q, __ldg(labels + i0), __ldg(row + i0), runK, run);
-      flushRun<kShared>(sumS, runK, d, q, run);
+      for (int64_t i = begin; i < end; ++i)
+        addPoint<false>(sums, k, d, q, __ldg(labels + i), __ldg(row + i), runK, run);
+      flushRun<false>(sums, runK, d, q, run);
     }
-    // |x|^2 sums and counts: each thread a contiguous piece of the block's range, runs of equal
-    // labels added once.
-    const int64_t len = end - begin;
-    const int64_t piece = (len + blockDim.x - 1) / blockDim.x;
-    const int64_t s0 = begin + threadIdx.x * piece;
-    const int64_t s1 = s0 + piece < end ? s0 + piece : end;
-    double qrun = 0.0;
-    int crun = 0, rk = -1;
-    for (int64_t i = s0; i < s1; ++i) {
-      int l = __ldg(labels + i);
-      if (l < 0 || l >= k) l = -1;
-      if (l != rk) {
-        if (rk >= 0) {
-          atomicAdd(sqS + rk, qrun);
-          atomicAdd(cntS + rk, crun);
-        }
-        rk = l;
-        qrun = 0.0;
-        crun = 0;
-      }
-      qrun += __ldg(xsq + i);
-      ++crun;
-    }
-    if (rk >= 0) {
-      atomicAdd(sqS + rk, qrun);
-      atomicAdd(cntS + rk, crun);
-    }
+    addNormsAndCounts(labels, xsq, k, begin, end, sqS, cntS);
   }
   __syncthreads();
-  if constexpr (kShared)
-    for (int e = threadIdx.x; e < k * d; e += blockDim.x)
-      if (sumS[e] != 0.0) atomicAdd(sums + e, sumS[e]);
   for (int e = threadIdx.x; e < k; e += blockDim.x)
     if (cntS[e]) {
       atomicAdd(sumsq + e, sqS[e]);
       atomicAdd(counts + e, cntS[e]);
     }
-}
-
-__global__ void __launch_bounds__(kPartThreads, 1)
-    updateSumsKernel(const float* __restrict__ X, int64_t n, int d, int k,
-                     const int* __restrict__ labels, const double* __restrict__ xsq,
-                     int64_t perBlock, bool vec, double* sums, double* sumsq, int* counts) {
-  updateSums<true>(X, n, d, k, labels, xsq, perBlock, vec, sums, sumsq, counts);
-}
-
-__global__ void __launch_bounds__(kPartThreads)
-    updateSumsGlobalKernel(const float* __restrict__ X, int64_t n, int d, int k,
-                           const int* __restrict__ labels, const double* __restrict__ xsq,
-                           int64_t perBlock, bool vec, double* sums, double* sumsq, int* counts) {
-  updateSums<false>(X, n, d, k, labels, xsq, perBlock, vec, sums, sumsq, counts);
 }
 
 __global__ void finalizeFromSumsKernel(int k, int d, const float* __restrict__ C,

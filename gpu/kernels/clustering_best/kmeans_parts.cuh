@@ -25,11 +25,11 @@ constexpr int kPartThreads = 256;
 __global__ void pointNormsKernel(const float* __restrict__ X, int64_t n, int d,
                                  float* __restrict__ xnorm, double* __restrict__ xsq);
 
-// One block. centered: Cc = C - mean(C), cabs = |Cc_k| rounded up; else Cc untouched, cabs unset.
-// cn = |c_k|^2 (fp32, the GEMM form's norm).
+// One block. centered: Cc = C - mean(C), cabs = |Cc_k| rounded up, Ct = C transposed (D x K, for
+// the exact re-decisions); else Cc, cabs and Ct untouched. cn = |c_k|^2 (fp32, the GEMM form's).
 __global__ void centerPrepKernel(const float* __restrict__ C, int k, int d, bool centered,
                                  float* __restrict__ Cc, float* __restrict__ cn,
-                                 float* __restrict__ cabs);
+                                 float* __restrict__ cabs, float* __restrict__ Ct);
 
 // G column-major (G[kk * n + i]) = -2 X C^T; label = arg-min of G + cn (lowest index at equal).
 __global__ void argminKernel(const float* __restrict__ G, const float* __restrict__ cn, int64_t n,
@@ -45,32 +45,52 @@ __global__ void assignBoundKernel(const float* __restrict__ G, const float* __re
                                   int* __restrict__ unsure, int* __restrict__ unsureCount);
 
 // One warp per listed point: every center whose bound interval reaches the best one is a
-// candidate; candidates' squared distances in double (the CPU reference's arithmetic), the lowest
-// index at equal distance.
+// candidate; the point is staged in shared memory and each lane computes one candidate's squared
+// distance in double (the CPU reference's arithmetic) from Ct (D x K: the lanes read consecutive
+// centers); the lowest index at equal distance. Dynamic shared memory: fixSharedBytes(d).
 __global__ void exactFixKernel(const float* __restrict__ X, int64_t n, int d,
-                               const float* __restrict__ C, int k, const float* __restrict__ G,
+                               const float* __restrict__ Ct, int k, const float* __restrict__ G,
                                const float* __restrict__ cn, const float* __restrict__ cabs,
                                const float* __restrict__ xnorm, float kappa,
                                const int* __restrict__ unsure, const int* __restrict__ unsureCount,
                                int* __restrict__ labels);
 
-// Block-private centroid sums: the K x D double sums in shared memory (one block per SM).
-// perBlock: points per block, a multiple of 32. vec: n % 4 == 0 (16-byte loads).
+constexpr int kFixThreads = 256;
+inline size_t fixSharedBytes(int d) { return sizeof(float) * size_t(kFixThreads / 32) * d; }
+
+// Block-private centroid sums: the K x D double sums in shared memory (one block per SM), the
+// points streamed through a shared-memory pipeline of `stages` stages (cp.async; 16 points of
+// every dimension per stage, so each warp copies whole 64-byte row pieces; stages - 1 of them in
+// flight while one is summed) by a thread per dimension (D <= 512). perBlock: points per block, a
+// multiple of 32. vec: n % 4 == 0 (16-byte copies; else 4-byte ones). Dynamic shared memory:
+// updateSharedBytes(k, d, stages).
 __global__ void updateSumsKernel(const float* __restrict__ X, int64_t n, int d, int k,
                                  const int* __restrict__ labels, const double* __restrict__ xsq,
-                                 int64_t perBlock, bool vec, double* sums, double* sumsq,
-                                 int* counts);
+                                 int64_t perBlock, bool vec, int stages, double* sums,
+                                 double* sumsq, int* counts);
 // The same where K x D doubles do not fit in shared memory: every run goes to the global sums
 // with an atomic add.
 __global__ void updateSumsGlobalKernel(const float* __restrict__ X, int64_t n, int d, int k,
                                        const int* __restrict__ labels,
                                        const double* __restrict__ xsq, int64_t perBlock, bool vec,
-                                       double* sums, double* sumsq, int* counts);
+                                       int stages, double* sums, double* sumsq, int* counts);
 
-// Shared memory of updateSumsKernel.
-inline size_t updateSharedBytes(int k, int d) {
-  return sizeof(double) * (static_cast<size_t>(k) * d + k) + sizeof(int) * k + 16;
+// Shared memory of updateSumsKernel: the sums, |x|^2 sums and counts, then `stages` stages of
+// points (pitch 20 floats: 16-byte aligned rows whose float4 reads do not conflict) and labels.
+constexpr int kStagePoints = 16;
+constexpr int kStagePitch = 20;
+constexpr int kMaxStages = 4;
+__host__ __device__ inline size_t updateSumsBytes(int k, int d) {
+  return (sizeof(double) * (static_cast<size_t>(k) * d + k) + sizeof(int) * k + 15) / 16 * 16;
 }
+__host__ __device__ inline size_t updateStageBytes(int d) {
+  return sizeof(float) * size_t(d) * kStagePitch + sizeof(int) * kStagePoints;
+}
+inline size_t updateSharedBytes(int k, int d, int stages) {
+  return updateSumsBytes(k, d) + stages * updateStageBytes(d);
+}
+// Shared memory of updateSumsGlobalKernel: |x|^2 sums and counts only.
+inline size_t updateGlobalSharedBytes(int k) { return sizeof(double) * k + sizeof(int) * k + 16; }
 
 // One block of 1024 threads.
 __global__ void finalizeFromSumsKernel(int k, int d, const float* __restrict__ C,

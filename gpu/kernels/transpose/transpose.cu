@@ -164,9 +164,12 @@ __global__ void __launch_bounds__(128)
   g = fixed<32, 4, 33>(g);
   const BlockCoord t = groupedTile(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y, g.group);
   DeviceMem m{d_in, d_out, tile};
-  alignedTileLoad(g, t, threadIdx.x, threadIdx.y, m);
-  __syncthreads();
-  alignedTileStore(g, t, threadIdx.x, threadIdx.y, m);
+  for (int step = 0; step < kAlignSteps; ++step) {
+    alignedTileLoad(g, t, threadIdx.x, threadIdx.y, m, step);
+    __syncthreads();
+    alignedTileStore(g, t, threadIdx.x, threadIdx.y, m, step);
+    __syncthreads();  // the next step's rows overwrite ring slots this step read
+  }
   cuda::blockEnd<kRecord>(d_slots, start, t);
 }
 
@@ -204,7 +207,6 @@ __global__ void __launch_bounds__(256)
   extern __shared__ float staged[];
   const auto start = cuda::blockStart<kRecord>();
   g.blockRows = 8;
-  g.span = kStagedSpan;
   const BlockCoord t{static_cast<int>(blockIdx.x), 0};
   DeviceMem m{d_in, d_out, staged};
   stagedRowsLoad(g, t, threadIdx.x, threadIdx.y, m);
@@ -220,7 +222,6 @@ __global__ void __launch_bounds__(256)
   extern __shared__ float staged[];
   const auto start = cuda::blockStart<kRecord>();
   g.blockRows = 8;
-  g.span = kStagedSpan;
   const BlockCoord t{static_cast<int>(blockIdx.x), 0};
   DeviceMem m{d_in, d_out, staged};
   stagedColsLoad(g, t, threadIdx.x, threadIdx.y, m);

@@ -104,7 +104,10 @@ Geometry bestGeometry(const RunRequest& r, int maxThreadsPerBlock) {
     g = makeGeometry(shaped, Variant::Padded, maxThreadsPerBlock);
     g.blockRows = kBestRows;
     g.group = kBestGroup;
-    if (s == Strategy::AlignedTile) g.gridY = static_cast<int>((h + kAlignShift + 31) / 32);
+    // Aligned tile: 32-row steps down to row h - 1 + 7 (the last pieces start up to 7 rows early),
+    // kAlignSteps of them per block.
+    if (s == Strategy::AlignedTile)
+      g.gridY = static_cast<int>(((h + kAlignShift - 1 + 31) / 32 + kAlignSteps - 1) / kAlignSteps);
   } else {
     g.width = w;
     g.height = h;
@@ -116,7 +119,7 @@ Geometry bestGeometry(const RunRequest& r, int maxThreadsPerBlock) {
     if (s == Strategy::NarrowWidth) blocks = ((h + 3) / 4 + threads - 1) / threads;
     if (s == Strategy::NarrowHeight) blocks = ((w + 3) / 4 + threads - 1) / threads;
     if (s == Strategy::StagedRows || s == Strategy::StagedCols) {
-      g.span = kStagedSpan;
+      g.span = stagedSpan(s == Strategy::StagedRows ? w : h);
       blocks = ((s == Strategy::StagedRows ? h : w) + g.span - 1) / g.span;
     }
     if (blocks > kMaxGridX)
