@@ -26,9 +26,6 @@ constexpr int kStagedMax = 256;
 // Extra input rows the aligned tile keeps above its 32, so any output row can start its
 // 32-element piece up to 7 elements early, on a sector boundary.
 constexpr int kAlignShift = 8;
-// Tiles an aligned-tile block walks down: the 8 rows above each tile are the previous tile's last
-// 8, kept in a ring of 40 rows, so only the first tile of a walk loads them from memory.
-constexpr int kAlignSteps = 8;
 
 // Rows (or columns) a staged block moves: whole 128-byte output pieces at least, more for
 // narrower matrices so each output row gets a longer run per block (shared memory stays near
@@ -49,20 +46,25 @@ KL_HD bool strategyApplies(Strategy s, int64_t w, int64_t h) {
     case Strategy::StagedCols:
       return h <= kStagedMax;
     case Strategy::AlignedTile:  // grid y limit
-      return ((h + kAlignShift - 1 + 31) / 32 + kAlignSteps - 1) / kAlignSteps <= 65535;
+      return (h + kAlignShift - 1 + 31) / 32 <= 65535;
     default:
       return true;
   }
 }
 
-// The rule, from the H200 measurements in docs/BENCHMARKS.md (issue 18).
+// The rule, from the H200 measurements in docs/BENCHMARKS.md (issue 18, 2026-12-01; x cudaMemcpy):
+//  - a side of at most 4 (N points in 2-4 dimensions): registers (3 x 1e6: 0.92; the shared
+//    stage 0.81);
+//  - a side of 5..32: staged in shared memory (16 x 1e6: 0.96, registers 0.60, tile 0.70;
+//    1e6 x 16: 0.92);
+//  - wider: the tile (200 x 1e6: 0.85, staged 0.76; 1e6 x 200: 0.94, staged 0.88; 64 x 1e6 the
+//    two within 1 %), with sector-aligned output rows when the output rows (height floats) are
+//    off the 32-byte grid (8191 x 8193: 0.73, the plain tile 0.58).
 KL_HD Strategy chooseStrategy(int64_t w, int64_t h) {
-  if (w <= kNarrowMax) return Strategy::NarrowWidth;
-  if (h <= kNarrowMax) return Strategy::NarrowHeight;
-  if (w <= kStagedMax && h >= 8 * w) return Strategy::StagedRows;
-  if (h <= kStagedMax && w >= 8 * h) return Strategy::StagedCols;
-  // Output rows (height elements long) off the 32-byte sector grid: align the
-  // stores.
+  if (w <= 4) return Strategy::NarrowWidth;
+  if (h <= 4) return Strategy::NarrowHeight;
+  if (w <= 32 && h >= 8 * w) return Strategy::StagedRows;
+  if (h <= 32 && w >= 8 * h) return Strategy::StagedCols;
   if (h % 8 != 0 && strategyApplies(Strategy::AlignedTile, w, h)) return Strategy::AlignedTile;
   return Strategy::Tile;
 }
@@ -71,7 +73,7 @@ KL_HD Strategy chooseStrategy(int64_t w, int64_t h) {
 KL_HD int sharedFloats(const Geometry& g) {
   switch (g.strategy) {
     case Strategy::AlignedTile:
-      return (32 + kAlignShift) * 33;  // the ring of 40 rows
+      return (32 + kAlignShift) * 33;
     case Strategy::StagedRows:
       return static_cast<int>(g.width) * (g.span + 1);
     case Strategy::StagedCols:
@@ -283,48 +285,42 @@ KL_HD void stagedColsStore(const Geometry& g, BlockCoord t, int tx, int ty, Mem&
 // ---- AlignedTile: odd sizes ---------------------------------------------------------------------
 // The padded 32x32 tile, but every output row piece starts on a 32-byte sector: output row x
 // (input column x) is cut at y = Y0 - s(x) + 32 j, where s(x) = (x * height + Y0) mod 8 moves the
-// cut back to the sector boundary. A piece therefore needs up to 7 input rows above its tile. A
-// block walks kAlignSteps tiles down one tile column, keeping the last 40 input rows in a ring
-// (row y in slot (y + 40) mod 40): each step loads its tile's 32 rows, the 8 above are still there
-// from the step before (the first step loads them too). The first piece of each output row (the
-// head, y < 32 - s) is partial. Reads stay row-aligned as in the plain tile: reading a partial
-// sector costs no extra DRAM traffic, writing one can.
-KL_HD int ringSlot(int64_t y) { return static_cast<int>((y + 40) % 40); }
-
-// The tile row of step `step` of block-row t.y, and whether it exists.
-KL_HD int64_t alignedTileTop(BlockCoord t, int step) {
-  return (static_cast<int64_t>(t.y) * kAlignSteps + step) * 32;
+// cut back to the sector boundary. A tile therefore loads 8 input rows more (Y0 - 8 .. Y0 + 31),
+// and the first piece of each output row (the head, y < 32 - s) is partial. Reads stay
+// row-aligned as in the plain tile: reading a partial sector costs no extra DRAM traffic, writing
+// one can. (A block walking 8 tiles down with a ring of 40 rows, so the 8 rows above each tile
+// need not be read again, was measured slower on the H200: docs/BENCHMARKS.md.)
+KL_HD bool alignedInterior(const Geometry& g, BlockCoord t) {
+  const int64_t x0 = static_cast<int64_t>(t.x) * 32, y0 = static_cast<int64_t>(t.y) * 32;
+  return y0 >= kAlignShift && y0 + 32 <= g.height && x0 + 32 <= g.width;
 }
 
 template <class Mem>
-KL_HD void alignedTileLoad(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m, int step) {
+KL_HD void alignedTileLoad(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
+  constexpr int kRows = 32 + kAlignShift;
   const int64_t x = static_cast<int64_t>(t.x) * 32 + tx;
-  const int64_t y0 = alignedTileTop(t, step);
-  if (y0 - kAlignShift >= g.height) return;  // past the last tile
-  const int64_t top = step == 0 ? y0 - kAlignShift : y0;
-  const int rows = static_cast<int>(y0 + 32 - top);
-  if (top >= 0 && y0 + 32 <= g.height && static_cast<int64_t>(t.x) * 32 + 32 <= g.width) {
-    for (int r = ty; r < rows; r += g.blockRows)
-      m.storeShared(ringSlot(top + r) * 33 + tx, m.loadGlobal((top + r) * g.width + x));
+  const int64_t top = static_cast<int64_t>(t.y) * 32 - kAlignShift;
+  if (alignedInterior(g, t)) {
+    for (int r = ty; r < kRows; r += g.blockRows)
+      m.storeShared(r * 33 + tx, m.loadGlobal((top + r) * g.width + x));
     return;
   }
-  for (int r = ty; r < rows; r += g.blockRows) {
+  for (int r = ty; r < kRows; r += g.blockRows) {
     const int64_t y = top + r;
     if (y >= 0 && y < g.height && x < g.width)
-      m.storeShared(ringSlot(y) * 33 + tx, m.loadGlobal(y * g.width + x));
+      m.storeShared(r * 33 + tx, m.loadGlobal(y * g.width + x));
   }
 }
 
 template <class Mem>
-KL_HD void alignedTileStore(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m, int step) {
-  const int64_t x0 = static_cast<int64_t>(t.x) * 32, y0 = alignedTileTop(t, step);
+KL_HD void alignedTileStore(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
+  const int64_t x0 = static_cast<int64_t>(t.x) * 32, y0 = static_cast<int64_t>(t.y) * 32;
   const int64_t h = g.height;
-  if (y0 - kAlignShift >= h) return;
-  if (y0 >= kAlignShift && y0 + 32 <= h && x0 + 32 <= g.width) {
+  if (alignedInterior(g, t)) {
     for (int c = ty; c < 32; c += g.blockRows) {
       const int64_t row = (x0 + c) * h;
       const int s = static_cast<int>((row + y0) & 7);
-      m.storeGlobal(row + y0 - s + tx, m.loadShared(ringSlot(y0 - s + tx) * 33 + c));
+      m.storeGlobal(row + y0 - s + tx, m.loadShared((kAlignShift - s + tx) * 33 + c));
     }
     return;
   }
@@ -333,7 +329,7 @@ KL_HD void alignedTileStore(const Geometry& g, BlockCoord t, int tx, int ty, Mem
     const int64_t row = (x0 + c) * h;
     const int s = static_cast<int>((row + y0) & 7);
     const int64_t y = y0 - s + tx;
-    if (y >= 0 && y < h) m.storeGlobal(row + y, m.loadShared(ringSlot(y) * 33 + c));
+    if (y >= 0 && y < h) m.storeGlobal(row + y, m.loadShared((kAlignShift - s + tx) * 33 + c));
   }
 }
 
@@ -408,7 +404,7 @@ KL_HD void withNarrowDim(int d, Fn&& fn) {
 KL_HD int blockPhaseCount(Variant v, const Geometry& g) {
   if (v != Variant::Best) return phaseCount(v);
   if (g.strategy == Strategy::NarrowWidth || g.strategy == Strategy::NarrowHeight) return 1;
-  return g.strategy == Strategy::AlignedTile ? 2 * kAlignSteps : 2;
+  return 2;
 }
 
 // One phase of one thread of any variant: the seed phases, or the best
@@ -442,10 +438,10 @@ KL_HD void runBlockPhase(Variant v, int phase, const Geometry& g, BlockCoord t, 
         stagedColsStore(g, t, tx, ty, m);
       break;
     case Strategy::AlignedTile:
-      if (phase % 2 == 0)
-        alignedTileLoad(g, t, tx, ty, m, phase / 2);
+      if (phase == 0)
+        alignedTileLoad(g, t, tx, ty, m);
       else
-        alignedTileStore(g, t, tx, ty, m, phase / 2);
+        alignedTileStore(g, t, tx, ty, m);
       break;
     default:
       runPhase(v, phase, g, t, tx, ty, m);

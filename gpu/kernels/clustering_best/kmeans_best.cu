@@ -44,9 +44,11 @@ class BestKMeans final : public KMeansDeviceState {
     unsure_.allocate(static_cast<size_t>(n));
     unsureCount_.allocate(1);
     const cuda::LaunchLimits limits = cuda::currentLaunchLimits();
-    fixGrid_ = std::max(1, limits.sms * 4);
+    fixGrid_ = std::max(1, limits.sms * 2);
     prepSmem_ = sizeof(float) * static_cast<size_t>(d);
-    fixSmem_ = fixSharedBytes(d);
+    // The centers in shared memory for the re-decisions when they fit beside the warps' points.
+    ctShared_ = fixSharedBytes(d, k, true) <= static_cast<size_t>(limits.sharedPerBlockOptin);
+    fixSmem_ = fixSharedBytes(d, k, ctShared_);
     if (std::max(prepSmem_, fixSmem_) > static_cast<size_t>(limits.sharedPerBlockOptin))
       throw InputError("best k-means stages a point per warp in shared memory: D = " +
                        std::to_string(d) + " needs " + std::to_string(fixSmem_) +
@@ -82,7 +84,7 @@ class BestKMeans final : public KMeansDeviceState {
     fix.start(stream_);
     exactFixKernel<<<fixGrid_, kFixThreads, fixSmem_, stream_>>>(
         x_, n_, d_, ct_.get(), k_, g_.get(), cn_.get(), cabs_.get(), xnorm_.get(), kappa_,
-        unsure_.get(), unsureCount_.get(), labels_.get());
+        unsure_.get(), unsureCount_.get(), ctShared_, labels_.get());
     KL_CUDA_CHECK_LAUNCH(stream_);
     fix.stop(stream_);
     update.start(stream_);
@@ -120,6 +122,7 @@ class BestKMeans final : public KMeansDeviceState {
   float kappa_ = 0;
   int fixGrid_ = 1;
   size_t prepSmem_ = 0, fixSmem_ = 0;
+  bool ctShared_ = false;
   cuda::DeviceBuffer<float> g_, cc_, ct_, cn_, cabs_;
   cuda::DeviceBuffer<int> unsure_, unsureCount_;
 };

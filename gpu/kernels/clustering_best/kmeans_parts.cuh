@@ -47,16 +47,20 @@ __global__ void assignBoundKernel(const float* __restrict__ G, const float* __re
 // One warp per listed point: every center whose bound interval reaches the best one is a
 // candidate; the point is staged in shared memory and each lane computes one candidate's squared
 // distance in double (the CPU reference's arithmetic) from Ct (D x K: the lanes read consecutive
-// centers); the lowest index at equal distance. Dynamic shared memory: fixSharedBytes(d).
+// centers), copied to shared memory when ctShared; the lowest index at equal distance. Dynamic
+// shared memory: fixSharedBytes(d, k, ctShared).
 __global__ void exactFixKernel(const float* __restrict__ X, int64_t n, int d,
                                const float* __restrict__ Ct, int k, const float* __restrict__ G,
                                const float* __restrict__ cn, const float* __restrict__ cabs,
                                const float* __restrict__ xnorm, float kappa,
                                const int* __restrict__ unsure, const int* __restrict__ unsureCount,
-                               int* __restrict__ labels);
+                               bool ctShared, int* __restrict__ labels);
 
 constexpr int kFixThreads = 256;
-inline size_t fixSharedBytes(int d) { return sizeof(float) * size_t(kFixThreads / 32) * d; }
+// One point per warp; with ctShared also the K x D centers (read by every candidate lane).
+inline size_t fixSharedBytes(int d, int k, bool ctShared) {
+  return sizeof(float) * (size_t(kFixThreads / 32) * d + (ctShared ? size_t(k) * d : 0));
+}
 
 // Block-private centroid sums: the K x D double sums in shared memory (one block per SM), the
 // points streamed through a shared-memory pipeline of `stages` stages (cp.async; 16 points of

@@ -164,12 +164,9 @@ __global__ void __launch_bounds__(128)
   g = fixed<32, 4, 33>(g);
   const BlockCoord t = groupedTile(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y, g.group);
   DeviceMem m{d_in, d_out, tile};
-  for (int step = 0; step < kAlignSteps; ++step) {
-    alignedTileLoad(g, t, threadIdx.x, threadIdx.y, m, step);
-    __syncthreads();
-    alignedTileStore(g, t, threadIdx.x, threadIdx.y, m, step);
-    __syncthreads();  // the next step's rows overwrite ring slots this step read
-  }
+  alignedTileLoad(g, t, threadIdx.x, threadIdx.y, m);
+  __syncthreads();
+  alignedTileStore(g, t, threadIdx.x, threadIdx.y, m);
   cuda::blockEnd<kRecord>(d_slots, start, t);
 }
 
@@ -280,6 +277,9 @@ BestKernel bestKernel(const Geometry& g, bool record) {
       b.sharedBytes = sizeof(float) * static_cast<size_t>(sharedFloats(g));
       break;
   }
+  if (b.sharedBytes > 48 * 1024)  // above the default: the kernel must opt in
+    KL_CUDA_CHECK(cudaFuncSetAttribute(b.fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(b.sharedBytes)));
   return b;
 }
 

@@ -104,10 +104,8 @@ Geometry bestGeometry(const RunRequest& r, int maxThreadsPerBlock) {
     g = makeGeometry(shaped, Variant::Padded, maxThreadsPerBlock);
     g.blockRows = kBestRows;
     g.group = kBestGroup;
-    // Aligned tile: 32-row steps down to row h - 1 + 7 (the last pieces start up to 7 rows early),
-    // kAlignSteps of them per block.
-    if (s == Strategy::AlignedTile)
-      g.gridY = static_cast<int>(((h + kAlignShift - 1 + 31) / 32 + kAlignSteps - 1) / kAlignSteps);
+    // Aligned tile: 32-row tiles down to row h - 1 + 7 (the last pieces start up to 7 rows early).
+    if (s == Strategy::AlignedTile) g.gridY = static_cast<int>((h + kAlignShift - 1 + 31) / 32);
   } else {
     g.width = w;
     g.height = h;
@@ -120,6 +118,15 @@ Geometry bestGeometry(const RunRequest& r, int maxThreadsPerBlock) {
     if (s == Strategy::NarrowHeight) blocks = ((w + 3) / 4 + threads - 1) / threads;
     if (s == Strategy::StagedRows || s == Strategy::StagedCols) {
       g.span = stagedSpan(s == Strategy::StagedRows ? w : h);
+      // KERNELLAB_TRANSPOSE_SPAN: rows (columns) per staged block, for measuring alternatives.
+      if (const char* env = std::getenv("KERNELLAB_TRANSPOSE_SPAN"); env && *env) {
+        const long span = std::strtol(env, nullptr, 10);
+        const int64_t side = s == Strategy::StagedRows ? w : h;
+        if (span < 32 || span > 1024 || span % 32 != 0 || side * (span + 1) * 4 > 227 * 1024)
+          throw InputError(std::string("KERNELLAB_TRANSPOSE_SPAN=") + env +
+                           " must be a multiple of 32 in 32..1024 whose stage fits in 227 KiB");
+        g.span = static_cast<int>(span);
+      }
       blocks = ((s == Strategy::StagedRows ? h : w) + g.span - 1) / g.span;
     }
     if (blocks > kMaxGridX)
