@@ -375,9 +375,6 @@ __global__ void __launch_bounds__(kPartThreads, 1)
 
   for (int st = 0; st < stages - 1; ++st) issue(st);
   __syncthreads();  // the zeroed sums before any thread adds
-  // A thread per dimension (two when D > 256) keeps its run of equal labels in a register.
-  double run[2] = {0.0, 0.0};
-  int runK[2] = {-1, -1};
   for (int st = 0; st < steps; ++st) {
     issue(st + stages - 1);  // into the buffer summed at step st - 1 (freed by its barrier)
     waitAsync(stages - 1);   // stage st has landed
@@ -393,28 +390,52 @@ __global__ void __launch_bounds__(kPartThreads, 1)
       lab[4 * c + 2] = l4.z;
       lab[4 * c + 3] = l4.w;
     }
+    bool same = true;  // sorted data: the stage's 16 points in one cluster
+#pragma unroll
+    for (int i = 1; i < kStagePoints; ++i) same = same && lab[i] == lab[0];
 #pragma unroll
     for (int pass = 0; pass < 2; ++pass) {
       const int q = threadIdx.x + pass * blockDim.x;
-      if (q < d) {
+      if (q >= d) continue;
+      float x[kStagePoints];
 #pragma unroll
-        for (int c = 0; c < kPieces; ++c) {
-          const float4 v = reinterpret_cast<const float4*>(xs + q * kStagePitch)[c];
-          addPoint<true>(sumS, k, d, q, lab[4 * c], v.x, runK[pass], run[pass]);
-          addPoint<true>(sumS, k, d, q, lab[4 * c + 1], v.y, runK[pass], run[pass]);
-          addPoint<true>(sumS, k, d, q, lab[4 * c + 2], v.z, runK[pass], run[pass]);
-          addPoint<true>(sumS, k, d, q, lab[4 * c + 3], v.w, runK[pass], run[pass]);
-        }
+      for (int c = 0; c < kPieces; ++c) {
+        const float4 v = reinterpret_cast<const float4*>(xs + q * kStagePitch)[c];
+        x[4 * c] = v.x;
+        x[4 * c + 1] = v.y;
+        x[4 * c + 2] = v.z;
+        x[4 * c + 3] = v.w;
       }
+      if (same) {
+        if (lab[0] < 0 || lab[0] >= k) continue;  // invalid labels are left out (and caught by
+        double t = 0.0;                           // the count check of the verification)
+#pragma unroll
+        for (int i = 0; i < kStagePoints; ++i) t += double(x[i]);
+        sumS[lab[0] * d + q] += t;
+        continue;
+      }
+      // Random labels: one read-modify-write per point would wait for the one before it (the
+      // compiler cannot reorder shared accesses that may alias). Instead all 16 old values are
+      // read first, each point's new value is the latest earlier value of its label (or the old
+      // one) plus x, and the stores follow in order: the last store of a label holds its total.
+      double val[kStagePoints];
+#pragma unroll
+      for (int i = 0; i < kStagePoints; ++i)
+        val[i] = (lab[i] >= 0 && lab[i] < k) ? sumS[lab[i] * d + q] : 0.0;
+#pragma unroll
+      for (int i = 0; i < kStagePoints; ++i) {
+        double base = val[i];
+#pragma unroll
+        for (int j = 0; j < i; ++j) base = lab[j] == lab[i] ? val[j] : base;
+        val[i] = base + double(x[i]);
+      }
+#pragma unroll
+      for (int i = 0; i < kStagePoints; ++i)
+        if (lab[i] >= 0 && lab[i] < k) sumS[lab[i] * d + q] = val[i];
     }
     __syncthreads();  // every thread is done with this buffer before it is refilled
   }
   waitAsync(0);
-#pragma unroll
-  for (int pass = 0; pass < 2; ++pass) {
-    const int q = threadIdx.x + pass * blockDim.x;
-    if (q < d) flushRun<true>(sumS, runK[pass], d, q, run[pass]);
-  }
   if (begin < end) addNormsAndCounts(labels, xsq, k, begin, end, sqS, cntS);
   __syncthreads();
   for (int e = threadIdx.x; e < k * d; e += blockDim.x)
