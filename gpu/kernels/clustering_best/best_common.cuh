@@ -42,8 +42,8 @@ class KMeansDeviceState : public KMeansEngine {
   void allocateState(const float* d_points);
   // The centers of this assignment: the initial ones, or the means the last finalize wrote.
   void useNextCenters() { std::swap(centers_, next_); }
-  // updateSumsKernel over labels_ (the caller times it): block-private sums in shared memory
-  // when K x D doubles fit, else global atomics.
+  // updateSumsKernel over labels_ and the reduction of its blocks' sums (the caller times both):
+  // block-private sums in shared memory when K x D doubles fit, else global atomics.
   void launchUpdate();
   // finalizeFromSumsKernel: scores from the sums, the next centers (the caller times it).
   void launchFinalize();
@@ -60,6 +60,7 @@ class KMeansDeviceState : public KMeansEngine {
   const float* x_ = nullptr;
   cuda::DeviceBuffer<float> centers_, next_, xnorm_;
   cuda::DeviceBuffer<double> sums_, sumsq_, outScores_, xsq_;
+  cuda::DeviceBuffer<double> slices_;  // the update blocks' own K x D sums, reduced into sums_
   cuda::DeviceBuffer<int> counts_, outCounts_, labels_;
   bool sharedSums_ = false;
   int stages_ = 2;

@@ -44,6 +44,7 @@ void KMeansDeviceState::allocateState(const float* d_points) {
   const int64_t blocks = std::max<int64_t>(1, int64_t(limits.sms) * std::max(1, perSM));
   perBlock_ = ((n_ + blocks - 1) / blocks + 31) / 32 * 32;
   updateGrid_ = static_cast<int>((n_ + perBlock_ - 1) / perBlock_);
+  if (sharedSums_) slices_.allocate(static_cast<size_t>(updateGrid_) * k_ * d_);
 
   pointNormsKernel<<<static_cast<unsigned>((n_ + kPartThreads - 1) / kPartThreads), kPartThreads, 0,
                      stream_>>>(x_, n_, d_, xnorm_.get(), xsq_.get());
@@ -60,10 +61,20 @@ void KMeansDeviceState::begin(const std::vector<float>& centers) {
 }
 
 void KMeansDeviceState::launchUpdate() {
-  auto kernel = sharedSums_ ? updateSumsKernel : updateSumsGlobalKernel;
-  kernel<<<updateGrid_, kPartThreads, updateSmem_, stream_>>>(
-      x_, n_, d_, k_, labels_.get(), xsq_.get(), perBlock_, n_ % 4 == 0, stages_, sums_.get(),
+  if (!sharedSums_) {
+    updateSumsGlobalKernel<<<updateGrid_, kPartThreads, updateSmem_, stream_>>>(
+        x_, n_, d_, k_, labels_.get(), xsq_.get(), perBlock_, n_ % 4 == 0, stages_, sums_.get(),
+        sumsq_.get(), counts_.get());
+    KL_CUDA_CHECK_LAUNCH(stream_);
+    return;
+  }
+  updateSumsKernel<<<updateGrid_, kPartThreads, updateSmem_, stream_>>>(
+      x_, n_, d_, k_, labels_.get(), xsq_.get(), perBlock_, n_ % 4 == 0, stages_, slices_.get(),
       sumsq_.get(), counts_.get());
+  KL_CUDA_CHECK_LAUNCH(stream_);
+  const int64_t kd = static_cast<int64_t>(k_) * d_;
+  reduceBlockSumsKernel<<<static_cast<unsigned>((kd + 255) / 256), 256, 0, stream_>>>(
+      slices_.get(), updateGrid_, kd, sums_.get());
   KL_CUDA_CHECK_LAUNCH(stream_);
 }
 

@@ -72,6 +72,10 @@ __global__ void updateSumsKernel(const float* __restrict__ X, int64_t n, int d, 
                                  const int* __restrict__ labels, const double* __restrict__ xsq,
                                  int64_t perBlock, bool vec, int stages, double* sums,
                                  double* sumsq, int* counts);
+// updateSumsKernel writes each block's K x D sums to its slice of `sums` (grid x K x D doubles);
+// this adds the slices into the K x D sums (one thread per entry, the blocks in order).
+__global__ void reduceBlockSumsKernel(const double* __restrict__ slices, int blocks, int64_t kd,
+                                      double* __restrict__ sums);
 // The same where K x D doubles do not fit in shared memory: every run goes to the global sums
 // with an atomic add.
 __global__ void updateSumsGlobalKernel(const float* __restrict__ X, int64_t n, int d, int k,
