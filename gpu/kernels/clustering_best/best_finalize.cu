@@ -30,7 +30,8 @@ void KMeansDeviceState::allocateState(const float* d_points) {
   // dimensions per thread), else global atomics from more blocks. Each block a contiguous range of points, a
   // multiple of 32.
   const cuda::LaunchLimits limits = cuda::currentLaunchLimits();
-  const size_t optin = static_cast<size_t>(limits.sharedPerBlockOptin);
+  // 256 bytes kept for the kernel's static shared memory (the stage's label order).
+  const size_t optin = static_cast<size_t>(limits.sharedPerBlockOptin) - 256;
   stages_ = kMaxStages;
   while (stages_ > 2 && updateSharedBytes(k_, d_, stages_) > optin) --stages_;
   sharedSums_ = d_ <= 2 * kPartThreads && updateSharedBytes(k_, d_, stages_) <= optin;
