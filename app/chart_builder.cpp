@@ -129,10 +129,13 @@ QString verifiedText(const VariantResult& v) {
 
 QString pointNote(const RunRef& ref, const VariantResult& v) {
   const RunResult& r = ref.run();
-  return QObject::tr("run %1 · %2 · %3 repetitions (%4) · %5")
-      .arg(ref.label, deviceShort(r))
-      .arg(v.total.samples)
-      .arg(clockTitle(v.total.clock), verifiedText(v));
+  QString note = QObject::tr("run %1 · %2 · %3 repetitions (%4) · %5")
+                     .arg(ref.label, deviceShort(r))
+                     .arg(v.total.samples)
+                     .arg(clockTitle(v.total.clock), verifiedText(v));
+  // The best transpose says how it moved this shape (a size sweep shows the strategy change).
+  if (!v.strategy.empty()) note += QObject::tr(" · strategy %1").arg(QString::fromStdString(v.strategy));
+  return note;
 }
 
 // Variant series in describeVariants order, then unknown ids in order of appearance.
