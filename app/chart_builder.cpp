@@ -134,7 +134,8 @@ QString pointNote(const RunRef& ref, const VariantResult& v) {
                      .arg(v.total.samples)
                      .arg(clockTitle(v.total.clock), verifiedText(v));
   // The best transpose says how it moved this shape (a size sweep shows the strategy change).
-  if (!v.strategy.empty()) note += QObject::tr(" · strategy %1").arg(QString::fromStdString(v.strategy));
+  if (!v.strategy.empty())
+    note += QObject::tr(" · strategy %1").arg(QString::fromStdString(v.strategy));
   return note;
 }
 

@@ -123,10 +123,10 @@ bool benchBest(const CliOptions& o, BackendChoice backend, ResultsFile& file) {
     // (fp32 SGEMM: the target's peer; TF32: shown beside it). An explicit iteration count; times
     // are divided by the iterations each variant actually ran.
     const int iterations = 10;
-    RunResult km = runExperiment(clusteringRequest(Family::KMeans, n,
-                                                   {"best", "cublas", "cublas-tf32"}, reps,
-                                                   iterations, verify, backend),
-                                 quietProgress());
+    RunResult km =
+        runExperiment(clusteringRequest(Family::KMeans, n, {"best", "cublas", "cublas-tf32"}, reps,
+                                        iterations, verify, backend),
+                      quietProgress());
     ok = ok && km.ok;
     const double flop = 2.0 * double(n) * 100 * 200;
     auto perIteration = [&](const VariantResult* v) {
@@ -146,7 +146,9 @@ bool benchBest(const CliOptions& o, BackendChoice backend, ResultsFile& file) {
       std::cout << "  " << std::left << std::setw(12) << v->variant << std::right
                 << formatFixed(t, 4) << " ms, " << formatFixed(flop / (t * 1e-3) / 1e12, 1)
                 << " TFLOP/s of distance work"
-                << (peak ? " = " + formatFixed(flop / (t * 1e-3) / 1e9 / peak->gflops, 2) + " x fp32 peak" : "")
+                << (peak ? " = " + formatFixed(flop / (t * 1e-3) / 1e9 / peak->gflops, 2) +
+                               " x fp32 peak"
+                         : "")
                 << "; per iteration:";
       for (const auto& k : v->kernels)
         std::cout << " " << k.name << " " << formatFixed(k.totalMs / its, 4);
@@ -159,18 +161,19 @@ bool benchBest(const CliOptions& o, BackendChoice backend, ResultsFile& file) {
       if (ver.performed)
         std::cout << "; labels "
                   << (!ver.passed ? "NOT VERIFIED (" + ver.note + ")"
-                      : ver.approximate ? "approximate: " + std::to_string(ver.approximateMismatches) +
-                                              " of " + std::to_string(ver.compared) +
-                                              " not the nearest center"
-                                        : std::string("exact (verified)"));
+                      : ver.approximate
+                          ? "approximate: " + std::to_string(ver.approximateMismatches) + " of " +
+                                std::to_string(ver.compared) + " not the nearest center"
+                          : std::string("exact (verified)"));
       std::cout << "\n";
     }
     for (const auto& v : km.variants)
       if (!v.ok) std::cout << "  " << v.variant << " not run: " << v.error << "\n";
     if (kmb && kmc)
       std::cout << "  best over the fp32 cuBLAS peer: " << formatFixed(tc / tb, 2)
-                << "x (target >= 2: " << verdict(tc / tb >= 2.0) << "); best per iteration <= 0.8 ms: "
-                << verdict(n != 1000000 || tb <= 0.8) << "; TF32 peer " << formatFixed(tt, 4)
+                << "x (target >= 2: " << verdict(tc / tb >= 2.0)
+                << "); best per iteration <= 0.8 ms: " << verdict(n != 1000000 || tb <= 0.8)
+                << "; TF32 peer " << formatFixed(tt, 4)
                 << " ms per iteration (best / TF32 peer: " << formatFixed(tt > 0 ? tb / tt : 0, 2)
                 << "x its time, with exact labels)\n";
     file.runs.push_back(std::move(km));

@@ -18,10 +18,10 @@ namespace {
 // A shape of the bench, what runs there and the target of the issue that set it
 // (ratio of best to cudaMemcpy D2D on the H200).
 struct BenchShape {
-  const char *size;      // W x H: the input has H rows of W floats
-  const char *variants;  // "all" or a list
+  const char* size;      // W x H: the input has H rows of W floats
+  const char* variants;  // "all" or a list
   double bestTarget;     // 0: none
-  const char *what;      // why this shape is in the bench
+  const char* what;      // why this shape is in the bench
 };
 
 const BenchShape kShapes[] = {
@@ -42,20 +42,20 @@ constexpr double kTorch3xMillionMs = 0.020;
 
 RunHooks progressToStderr() {
   RunHooks h;
-  h.progress = [](const std::string &stage, double f) {
+  h.progress = [](const std::string& stage, double f) {
     std::cerr << "[" << formatFixed(100.0 * f, 0) << "%] " << stage << "\n";
   };
   return h;
 }
 
-const BenchShape *knownShape(const std::string &size) {
-  for (const auto &s : kShapes)
+const BenchShape* knownShape(const std::string& size) {
+  for (const auto& s : kShapes)
     if (size == s.size) return &s;
   return nullptr;
 }
 
-const VariantResult *okVariant(const RunResult &run, const std::string &id) {
-  for (const auto &v : run.variants)
+const VariantResult* okVariant(const RunResult& run, const std::string& id) {
+  for (const auto& v : run.variants)
     if (v.variant == id && v.ok) return &v;
   return nullptr;
 }
@@ -68,14 +68,14 @@ struct Row {
 
 }  // namespace
 
-bool benchTranspose(const CliOptions &o, BackendChoice backend, ResultsFile &file) {
+bool benchTranspose(const CliOptions& o, BackendChoice backend, ResultsFile& file) {
   std::vector<std::string> sizes = o.sizes;
   if (sizes.empty())
-    for (const auto &s : kShapes) sizes.push_back(s.size);
+    for (const auto& s : kShapes) sizes.push_back(s.size);
   bool ok = true;
   std::vector<Row> rows;
-  for (const auto &size : sizes) {
-    const BenchShape *shape = knownShape(size);
+  for (const auto& size : sizes) {
+    const BenchShape* shape = knownShape(size);
     RunRequest r;
     r.family = Family::Transpose;
     r.variants = splitList(shape ? shape->variants : "copy,padded,best");
@@ -96,9 +96,9 @@ bool benchTranspose(const CliOptions &o, BackendChoice backend, ResultsFile &fil
     Row row;
     row.size = size;
     row.target = shape ? shape->bestTarget : 0;
-    if (const auto *v = okVariant(run, "copy")) row.copy = v->fractionOfMemcpy;
-    if (const auto *v = okVariant(run, "padded")) row.padded = v->fractionOfMemcpy;
-    if (const auto *v = okVariant(run, "best")) {
+    if (const auto* v = okVariant(run, "copy")) row.copy = v->fractionOfMemcpy;
+    if (const auto* v = okVariant(run, "padded")) row.padded = v->fractionOfMemcpy;
+    if (const auto* v = okVariant(run, "best")) {
       row.best = v->fractionOfMemcpy;
       row.bestMs = v->total.medianMs;
       row.strategy = v->strategy;
@@ -118,7 +118,7 @@ bool benchTranspose(const CliOptions &o, BackendChoice backend, ResultsFile &fil
             << std::setw(8) << "copy" << std::setw(8) << "padded" << std::setw(8) << "best"
             << std::setw(11) << "best ms" << std::setw(9) << "target"
             << "  verdict\n";
-  for (const Row &r : rows) {
+  for (const Row& r : rows) {
     std::cout << std::left << std::setw(14) << r.size << std::setw(15)
               << (r.strategy.empty() ? "-" : r.strategy) << std::right << std::setw(8)
               << formatFixed(r.copy, 3) << std::setw(8) << formatFixed(r.padded, 3) << std::setw(8)

@@ -13,6 +13,6 @@ namespace kernellab::cli {
 // Appends every run to `file`; false when a run failed to run or to verify (a
 // missed speed target is printed, not a failure: the bench also runs on GPUs
 // the targets were not set for).
-bool benchTranspose(const CliOptions &o, BackendChoice backend, ResultsFile &file);
+bool benchTranspose(const CliOptions& o, BackendChoice backend, ResultsFile& file);
 
 }  // namespace kernellab::cli

@@ -11,13 +11,13 @@
 #include <cstdio>
 #include <vector>
 
-#define CHECK(x)                                                                          \
-  do {                                                                                    \
-    cudaError_t e_ = (x);                                                                 \
-    if (e_ != cudaSuccess) {                                                              \
+#define CHECK(x)                                                                               \
+  do {                                                                                         \
+    cudaError_t e_ = (x);                                                                      \
+    if (e_ != cudaSuccess) {                                                                   \
       std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      return 1;                                                                           \
-    }                                                                                     \
+      return 1;                                                                                \
+    }                                                                                          \
   } while (0)
 
 constexpr int kChains = 8;  // independent accumulators per warp: enough to cover mma latency
@@ -86,8 +86,8 @@ int measure(const char* name, K kernel, double flopPerMma, int warpsPerBlock) {
   std::sort(ms.begin(), ms.end());
   const double mmas = double(blocks) * warpsPerBlock * iters * kChains;
   const double tflops = mmas * flopPerMma / (ms[2] * 1e-3) / 1e12;
-  std::printf("%-28s %2d warps/block x %d blocks: %.3f ms, %.1f TFLOP/s dense", name,
-              warpsPerBlock, blocks, ms[2], tflops);
+  std::printf("%-28s %2d warps/block x %d blocks: %.3f ms, %.1f TFLOP/s dense", name, warpsPerBlock,
+              blocks, ms[2], tflops);
   if (flopPerMma == 2.0 * 16 * 8 * 8)
     std::printf(" (3xTF32: %.1f TFLOP/s of fp32-accurate products)", tflops / 3.0);
   std::printf("\n");

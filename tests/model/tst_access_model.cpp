@@ -162,7 +162,8 @@ class TstAccessModel : public QObject {
   // 128 bytes); the aligned tile's body stores are whole sectors; the narrow strategy's 16-byte
   // stores cover 512 contiguous bytes per warp.
   void oddSizesAndNarrowStrategiesInSectors() {
-    // Warp 1 writes output rows 33, 41, ... (warp 0's rows 32, 40, ... happen to start on a sector).
+    // Warp 1 writes output rows 33, 41, ... (warp 0's rows 32, 40, ... happen to start on a
+    // sector).
     const WarpReport tile = analyze(query("padded", 32, 256, 8191, 8193, {1, 1}, 1));
     int offGrid = 0;
     for (const Request* q : pick(tile, Space::Global, Kind::Store)) offGrid += q->sectors == 5;

@@ -88,10 +88,10 @@ class TstTransposeCpu : public QObject {
     QTest::addColumn<QString>("strategy");
     QTest::addColumn<int>("w");
     QTest::addColumn<int>("h");
-    const int sizes[][2] = {{3, 1001}, {16, 999},  {1, 50},   {1001, 3}, {999, 16}, {200, 777},
-                            {777, 200}, {33, 65},  {64, 64},  {1001, 999}, {17, 300}, {300, 17}};
-    for (const char* st : {"tile", "aligned-tile", "narrow-width", "narrow-height", "staged-rows",
-                           "staged-cols"})
+    const int sizes[][2] = {{3, 1001},  {16, 999}, {1, 50},  {1001, 3},   {999, 16}, {200, 777},
+                            {777, 200}, {33, 65},  {64, 64}, {1001, 999}, {17, 300}, {300, 17}};
+    for (const char* st :
+         {"tile", "aligned-tile", "narrow-width", "narrow-height", "staged-rows", "staged-cols"})
       for (auto& sz : sizes)
         if (strategyApplies(*strategyFromString(st), sz[0], sz[1]))
           QTest::newRow(qPrintable(QString("%1 %2x%3").arg(st).arg(sz[0]).arg(sz[1])))

@@ -16,14 +16,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "../transpose/transpose_device.h"
 #include "best_engines.h"
 #include "clustering_backend.h"
-#include "cuda/cuda_check.h"
 #include "cuda/copy_ceiling.h"
+#include "cuda/cuda_check.h"
 #include "cuda/kernel_resources.h"
 #include "cuda/schedule_record.cuh"
 #include "kernellab/clustering_phases.h"
-#include "../transpose/transpose_device.h"
 
 namespace kernellab::clustering {
 
@@ -310,8 +310,9 @@ class CudaBackend final : public Backend {
 
     cuda::EventPair copy, arrange;
     t0 = std::chrono::steady_clock::now();
-    const std::string how = coalesced_ ? coalesced_->upload(points_, stream_.get(), copy, arrange)
-                                       : interleaved_->upload(points_, stream_.get(), copy, arrange);
+    const std::string how = coalesced_
+                                ? coalesced_->upload(points_, stream_.get(), copy, arrange)
+                                : interleaved_->upload(points_, stream_.get(), copy, arrange);
     phases.push_back({"host to device", copy.elapsedMs()});
     if (how == "host")  // the host time is not on the stream's events
       phases.push_back({"arrange layout (host)", msSince(t0) - copy.elapsedMs()});

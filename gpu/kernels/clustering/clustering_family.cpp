@@ -161,23 +161,32 @@ double engineKernelBytes(Family f, Engine e, size_t kernel, int64_t n, int d, in
   const double points = 4.0 * double(n) * d, perPoint = 4.0 * double(n),
                centres = 4.0 * double(k) * d;
   if (f == Family::KCenters) return points + 3.0 * perPoint;  // points, distance in/out, labels
-  const double g = 4.0 * double(n) * k;                        // the N x K product
-  const double finalize = 3.0 * centres + 24.0 * k;            // sums in, centers in and out
-  const double update = points + perPoint + 8.0 * double(n);   // points, labels, |x|^2
+  const double g = 4.0 * double(n) * k;                       // the N x K product
+  const double finalize = 3.0 * centres + 24.0 * k;           // sums in, centers in and out
+  const double update = points + perPoint + 8.0 * double(n);  // points, labels, |x|^2
   if (e == Engine::Best) {
     switch (kernel) {
-      case 0: return points + centres + g;           // GEMM: G written
-      case 1: return g + 2.0 * perPoint;             // assign: G and |x| read, labels out
-      case 2: return 0.0;                            // re-decisions: depends on the data
-      case 3: return update;
-      default: return finalize;
+      case 0:
+        return points + centres + g;  // GEMM: G written
+      case 1:
+        return g + 2.0 * perPoint;  // assign: G and |x| read, labels out
+      case 2:
+        return 0.0;  // re-decisions: depends on the data
+      case 3:
+        return update;
+      default:
+        return finalize;
     }
   }
   switch (kernel) {
-    case 0: return points + centres + g;  // GEMM: G written
-    case 1: return g + perPoint;          // arg-min: G read, labels out
-    case 2: return update;
-    default: return finalize;
+    case 0:
+      return points + centres + g;  // GEMM: G written
+    case 1:
+      return g + perPoint;  // arg-min: G read, labels out
+    case 2:
+      return update;
+    default:
+      return finalize;
   }
 }
 

@@ -30,7 +30,9 @@ const std::vector<VariantInfo>& variants() {
 namespace {
 
 VariantInfo bestVariant(Family f) {
-  return {"best", ScratchMemory::Shared, DataLayout::Coalesced,
+  return {"best",
+          ScratchMemory::Shared,
+          DataLayout::Coalesced,
           f == Family::KCenters ? "Best (fused)" : "Best (exact TF32)",
           f == Family::KCenters
               ? "One fused pass per center (16-byte loads, farthest point picked on the GPU by the "
@@ -42,7 +44,9 @@ VariantInfo bestVariant(Family f) {
 }
 
 VariantInfo cublasVariant(bool tf32) {
-  return {tf32 ? "cublas-tf32" : "cublas", ScratchMemory::Shared, DataLayout::Coalesced,
+  return {tf32 ? "cublas-tf32" : "cublas",
+          ScratchMemory::Shared,
+          DataLayout::Coalesced,
           tf32 ? "cuBLAS peer (TF32)" : "cuBLAS peer",
           std::string("How common libraries do it: -2 X C^T by cuBLAS (") +
               (tf32 ? "TF32 tensor cores" : "fp32 SGEMM") +
@@ -112,11 +116,11 @@ std::vector<VariantInfo> parseVariants(const std::vector<std::string>& ids, Fami
 const std::vector<std::string>& kernelNames(Family family, const VariantInfo& v) {
   static const std::vector<std::string> kcentersBest = {"kcentersFusedKernel"};
   // In each engine's kernelNames() order (gpu/kernels/clustering_best).
-  static const std::vector<std::string> kmeansBest = {
-      "cublasGemmEx TF32", "assignBoundKernel", "exactFixKernel", "updateSumsKernel",
-      "finalizeFromSumsKernel"};
-  static const std::vector<std::string> kmeansCublas = {"cublasSgemm", "argminKernel",
-                                                        "updateSumsKernel", "finalizeFromSumsKernel"};
+  static const std::vector<std::string> kmeansBest = {"cublasGemmEx TF32", "assignBoundKernel",
+                                                      "exactFixKernel", "updateSumsKernel",
+                                                      "finalizeFromSumsKernel"};
+  static const std::vector<std::string> kmeansCublas = {
+      "cublasSgemm", "argminKernel", "updateSumsKernel", "finalizeFromSumsKernel"};
   static const std::vector<std::string> kmeansCublasTf32 = {
       "cublasGemmEx TF32", "argminKernel", "updateSumsKernel", "finalizeFromSumsKernel"};
   if (v.engine == Engine::Best) return family == Family::KCenters ? kcentersBest : kmeansBest;

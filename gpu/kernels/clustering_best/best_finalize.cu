@@ -27,8 +27,8 @@ void KMeansDeviceState::allocateState(const float* d_points) {
 
   // The update's plan: K x D double sums per block in shared memory (one block per SM) with the
   // pipeline of points (four stages, or fewer, at least two) when they fit (and D <= 512: two
-  // dimensions per thread), else global atomics from more blocks. Each block a contiguous range of points, a
-  // multiple of 32.
+  // dimensions per thread), else global atomics from more blocks. Each block a contiguous range of
+  // points, a multiple of 32.
   const cuda::LaunchLimits limits = cuda::currentLaunchLimits();
   // 256 bytes kept for the kernel's static shared memory (the stage's label order).
   const size_t optin = static_cast<size_t>(limits.sharedPerBlockOptin) - 256;
@@ -80,9 +80,9 @@ void KMeansDeviceState::launchUpdate() {
 }
 
 void KMeansDeviceState::launchFinalize() {
-  finalizeFromSumsKernel<<<1, 1024, 0, stream_>>>(k_, d_, centers_.get(), next_.get(),
-                                                  sums_.get(), sumsq_.get(), counts_.get(),
-                                                  outScores_.get(), outCounts_.get());
+  finalizeFromSumsKernel<<<1, 1024, 0, stream_>>>(k_, d_, centers_.get(), next_.get(), sums_.get(),
+                                                  sumsq_.get(), counts_.get(), outScores_.get(),
+                                                  outCounts_.get());
   KL_CUDA_CHECK_LAUNCH(stream_);
 }
 

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 // cuBLAS through dlopen: the entry points the k-means engines use, resolved once per process.
-#include "cublas_loader.h"
-
 #include <dlfcn.h>
 
 #include <climits>
 #include <mutex>
 
+#include "cublas_loader.h"
 #include "cuda/cuda_check.h"
 #include "kernellab/errors.h"
 
@@ -19,8 +18,8 @@ struct CublasApi {
   cublasStatus_t (*setStream)(cublasHandle_t, cudaStream_t) = nullptr;
   cublasStatus_t (*setMathMode)(cublasHandle_t, cublasMath_t) = nullptr;
   cublasStatus_t (*sgemm)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
-                          const float*, const float*, int, const float*, int, const float*,
-                          float*, int) = nullptr;
+                          const float*, const float*, int, const float*, int, const float*, float*,
+                          int) = nullptr;
   cublasStatus_t (*gemmEx)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
                            const void*, const void*, cudaDataType, int, const void*, cudaDataType,
                            int, const void*, void*, cudaDataType, int, cublasComputeType_t,
@@ -94,13 +93,13 @@ void CublasGemm::product(const float* X, int64_t n, int d, const float* C, int k
   const int ni = static_cast<int>(n);
   // Column-major: X is n x d (ld n); C as stored is d x k column-major (ld d).
   if (precision_ == GemmPrecision::Fp32) {
-    checkCublas(api.sgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, ni, k, d, &alpha, X, ni, C, d, &beta,
-                          G, ni),
-                "cublasSgemm", __LINE__);
+    checkCublas(
+        api.sgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, ni, k, d, &alpha, X, ni, C, d, &beta, G, ni),
+        "cublasSgemm", __LINE__);
   } else {
     checkCublas(api.gemmEx(handle_, CUBLAS_OP_N, CUBLAS_OP_N, ni, k, d, &alpha, X, CUDA_R_32F, ni,
-                           C, CUDA_R_32F, d, &beta, G, CUDA_R_32F, ni,
-                           CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT),
+                           C, CUDA_R_32F, d, &beta, G, CUDA_R_32F, ni, CUBLAS_COMPUTE_32F_FAST_TF32,
+                           CUBLAS_GEMM_DEFAULT),
                 "cublasGemmEx (TF32)", __LINE__);
   }
 }

@@ -52,18 +52,17 @@ class BestKMeans final : public KMeansDeviceState {
     ctShared_ = false;
     fixSmem_ = fixSharedBytes(d, k, ctShared_);
     if (std::max(prepSmem_, fixSmem_) > static_cast<size_t>(limits.sharedPerBlockOptin))
-      throw InputError("best k-means stages a point per warp in shared memory: D = " +
-                       std::to_string(d) + " needs " + std::to_string(fixSmem_) +
-                       " bytes per block, this GPU allows " +
-                       std::to_string(limits.sharedPerBlockOptin) + "; use cublas or the seed variants");
+      throw InputError(
+          "best k-means stages a point per warp in shared memory: D = " + std::to_string(d) +
+          " needs " + std::to_string(fixSmem_) + " bytes per block, this GPU allows " +
+          std::to_string(limits.sharedPerBlockOptin) + "; use cublas or the seed variants");
     if (prepSmem_ > 48 * 1024)
       KL_CUDA_CHECK(cudaFuncSetAttribute(centerPrepKernel,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(prepSmem_)));
     if (fixSmem_ > 48 * 1024)
-      KL_CUDA_CHECK(cudaFuncSetAttribute(exactFixKernel,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(fixSmem_)));
+      KL_CUDA_CHECK(cudaFuncSetAttribute(
+          exactFixKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(fixSmem_)));
     allocateState(d_points);
   }
 

@@ -150,7 +150,8 @@ __global__ void __launch_bounds__(kFixThreads)
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   float* xs = pointS + static_cast<size_t>(warp) * d;
   const int count = *unsureCount;
-  if (static_cast<int64_t>(blockIdx.x) * (blockDim.x >> 5) >= count) return;  // no work: skip the copy
+  if (static_cast<int64_t>(blockIdx.x) * (blockDim.x >> 5) >= count)
+    return;  // no work: skip the copy
   const float* Cts = Ct;
   if (ctShared) {
     float* c = pointS + static_cast<size_t>(blockDim.x >> 5) * d;
@@ -249,7 +250,7 @@ __device__ __forceinline__ void flushRun(double* sums, int label, int d, int q, 
 
 template <bool kShared>
 __device__ __forceinline__ void addPoint(double* sums, int k, int d, int q, int label, float x,
-                                        int& runK, double& run) {
+                                         int& runK, double& run) {
   if (label != runK) {
     flushRun<kShared>(sums, runK, d, q, run);
     runK = (label >= 0 && label < k) ? label : -1;  // an invalid label is left out (and caught by
@@ -273,10 +274,18 @@ __device__ __forceinline__ void commitAsync() { asm volatile("cp.async.commit_gr
 // Waits until at most `pending` groups are in flight (pending < kMaxStages).
 __device__ __forceinline__ void waitAsync(int pending) {
   switch (pending) {
-    case 0: asm volatile("cp.async.wait_group 0;\n" ::); break;
-    case 1: asm volatile("cp.async.wait_group 1;\n" ::); break;
-    case 2: asm volatile("cp.async.wait_group 2;\n" ::); break;
-    default: asm volatile("cp.async.wait_group 3;\n" ::); break;
+    case 0:
+      asm volatile("cp.async.wait_group 0;\n" ::);
+      break;
+    case 1:
+      asm volatile("cp.async.wait_group 1;\n" ::);
+      break;
+    case 2:
+      asm volatile("cp.async.wait_group 2;\n" ::);
+      break;
+    default:
+      asm volatile("cp.async.wait_group 3;\n" ::);
+      break;
   }
 }
 
@@ -337,9 +346,8 @@ __global__ void __launch_bounds__(kPartThreads, 1)
   const int64_t begin = static_cast<int64_t>(blockIdx.x) * perBlock;
   const int64_t end = begin + perBlock < n ? begin + perBlock : n;
   const int64_t chunks = (n + kStagePoints - 1) / kStagePoints;
-  const int steps = chunks > blockIdx.x
-                        ? static_cast<int>((chunks - blockIdx.x + gridDim.x - 1) / gridDim.x)
-                        : 0;
+  const int steps =
+      chunks > blockIdx.x ? static_cast<int>((chunks - blockIdx.x + gridDim.x - 1) / gridDim.x) : 0;
   constexpr int kPieces = kStagePoints / 4;  // 16-byte pieces per row and stage
 
   // Stage `st` of the block's points (kStagePoints of every dimension, zero beyond the range:

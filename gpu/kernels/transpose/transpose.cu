@@ -12,9 +12,9 @@
 #include "cuda/cuda_check.h"
 #include "cuda/kernel_resources.h"
 #include "cuda/schedule_record.cuh"
-#include "kernellab/transpose_best_phases.h"
 #include "kernellab/errors.h"
 #include "kernellab/transpose.h"
+#include "kernellab/transpose_best_phases.h"
 #include "transpose_backend.h"
 #include "transpose_device.h"
 
