@@ -120,16 +120,23 @@ Family familyOf(const RunSelection& sel, Family whenEmpty) {
 
 QString verifiedText(const VariantResult& v) {
   if (!v.verification.performed) return QObject::tr("not verified");
+  if (v.verification.passed && v.verification.approximate)
+    return QObject::tr("approximate labels: %L1 not the nearest center")
+        .arg(qulonglong(v.verification.approximateMismatches));
   return v.verification.passed ? QObject::tr("verified") : QObject::tr("VERIFICATION FAILED: %1")
                                                                 .arg(fromStd(v.verification.note));
 }
 
 QString pointNote(const RunRef& ref, const VariantResult& v) {
   const RunResult& r = ref.run();
-  return QObject::tr("run %1 · %2 · %3 repetitions (%4) · %5")
-      .arg(ref.label, deviceShort(r))
-      .arg(v.total.samples)
-      .arg(clockTitle(v.total.clock), verifiedText(v));
+  QString note = QObject::tr("run %1 · %2 · %3 repetitions (%4) · %5")
+                     .arg(ref.label, deviceShort(r))
+                     .arg(v.total.samples)
+                     .arg(clockTitle(v.total.clock), verifiedText(v));
+  // The best transpose says how it moved this shape (a size sweep shows the strategy change).
+  if (!v.strategy.empty())
+    note += QObject::tr(" · strategy %1").arg(QString::fromStdString(v.strategy));
+  return note;
 }
 
 // Variant series in describeVariants order, then unknown ids in order of appearance.

@@ -32,6 +32,9 @@ TableData buildResultsTable(const RunSelection& selection) {
                              ? (v.verification.passed ? QObject::tr("yes (%L1 compared)").arg(v.verification.compared)
                                                       : QObject::tr("NO: %L1 mismatches").arg(v.verification.mismatches))
                              : QObject::tr("not checked");
+      if (v.verification.passed && v.verification.approximate)
+        verified = QObject::tr("approximate (%L1 labels not the nearest)")
+                       .arg(qulonglong(v.verification.approximateMismatches));
       QString note = v.ok ? fromStd(v.verification.note) : fromStd(v.error);
       // k-means: why and after how many iterations it stopped (converged, score rule, limit).
       const QString stopped =

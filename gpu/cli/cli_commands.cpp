@@ -7,9 +7,10 @@
 #include <fstream>
 #include <iostream>
 
+#include "cli_bench_best.h"
+#include "cli_bench_transpose.h"
 #include "cli_clustering.h"
 #include "cli_models.h"
-#include "cli_bench_best.h"
 #include "cli_output.h"
 #include "kernellab/backend.h"
 #include "kernellab/errors.h"
@@ -565,36 +566,7 @@ int cmdBench(const CliOptions& o) {
     }
     if (fam != "transpose")
       throw InputError("bench " + fam + " is not available (transpose, clustering, knn, best)");
-    std::vector<std::string> sizes = o.sizes.empty()
-                                         ? std::vector<std::string>{"8192x8192", "16384x16384"}
-                                         : o.sizes;
-    for (const auto& size : sizes) {
-      RunRequest r;
-      r.family = Family::Transpose;
-      r.variants = {"all"};
-      const auto [w, h] = parseSize(size, "--sizes");
-      r.transpose.width = w;
-      r.transpose.height = h;
-      r.launch.tile = 32;
-      r.launch.threadsPerBlock = 256;
-      r.warmup = 3;
-      r.repetitions = o.reps > 0 ? o.reps : 20;
-      r.backend = *b;
-      validateRequest(r);
-      const RunResult run = runExperiment(r, stderrProgress(true));
-      std::cout << "\n";
-      printRunTable(std::cout, run);
-      // The targets of the issues, checked on the H200 with ratios measured in this run.
-      for (const auto& v : run.variants) {
-        const char* target = v.variant == "padded" ? ">= 0.80" : v.variant == "best" ? ">= 0.90" : nullptr;
-        if (target && v.ok)
-          std::cout << v.variant << " / " << (run.ceilings.empty() ? "ceiling" : run.ceilings[0].name)
-                    << " = " << formatFixed(v.fractionOfMemcpy, 3) << " (target on the H200: "
-                    << target << ")\n";
-      }
-      ok = ok && run.ok;
-      file.runs.push_back(run);
-    }
+    ok = benchTranspose(o, *b, file) && ok;
   }
   writeOutputs(o, file);
   return ok ? 0 : 1;

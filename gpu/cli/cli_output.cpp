@@ -103,8 +103,12 @@ void printRunTable(std::ostream& out, const RunResult& run) {
     }
     const Verification& ver = v.verification;
     if (!ver.performed) out << "  not checked";
+    else if (ver.passed && ver.approximate)
+      out << "  approximate: " << ver.approximateMismatches << " of " << ver.compared
+          << " labels not the nearest center (" << ver.note << ")";
     else if (ver.passed) out << "  yes (" << ver.compared << " elements, " << ver.note << ")";
     else out << "  NO: " << ver.mismatches << " of " << ver.compared << " differ; " << ver.note;
+    if (!v.strategy.empty()) out << "; strategy " << v.strategy;
     if (!v.schedule.empty())
       out << "; schedule of " << v.schedule.size() << " blocks, recording overhead "
           << formatFixed(v.scheduleOverheadPct, 1) << "%";

@@ -276,6 +276,10 @@ void to_json(json& j, const Verification& v) {
   j = json{{"performed", v.performed},   {"passed", v.passed},         {"reference", v.reference},
            {"compared", v.compared},     {"mismatches", v.mismatches}, {"max_error", v.maxError},
            {"tolerance", v.tolerance},   {"note", v.note}};
+  if (v.approximate) {
+    j["approximate"] = true;
+    j["approximate_mismatches"] = v.approximateMismatches;
+  }
 }
 void from_json(const json& j, Verification& v) {
   opt(j, "performed", v.performed);
@@ -286,6 +290,8 @@ void from_json(const json& j, Verification& v) {
   opt(j, "max_error", v.maxError);
   opt(j, "tolerance", v.tolerance);
   opt(j, "note", v.note);
+  opt(j, "approximate", v.approximate);
+  opt(j, "approximate_mismatches", v.approximateMismatches);
 }
 
 // Schedules can hold a million blocks: store them as compact rows, not objects.
@@ -444,6 +450,7 @@ void to_json(json& j, const VariantResult& v) {
            {"verification", v.verification},
            {"schedule", v.schedule},
            {"schedule_overhead_pct", v.scheduleOverheadPct}};
+  if (!v.strategy.empty()) j["strategy"] = v.strategy;
   if (v.clustering) j["clustering"] = *v.clustering;
   if (v.knn) j["knn"] = *v.knn;
 }
@@ -463,6 +470,7 @@ void from_json(const json& j, VariantResult& v) {
   opt(j, "verification", v.verification);
   opt(j, "schedule", v.schedule);
   opt(j, "schedule_overhead_pct", v.scheduleOverheadPct);
+  opt(j, "strategy", v.strategy);
   if (auto it = j.find("clustering"); it != j.end() && it->is_object())
     v.clustering = it->get<ClusteringOutput>();
   if (auto it = j.find("knn"); it != j.end() && it->is_object()) v.knn = it->get<KnnDetails>();

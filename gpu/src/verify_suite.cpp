@@ -39,6 +39,23 @@ std::vector<VerifyCase> transposeVerifyCases(bool quick) {
       out.push_back(std::move(c));
     }
   }
+  // The best variant's strategies by shape (issue 18) past one block, with their tails: narrow
+  // widths and heights with a count of points not a multiple of 4, staged rows and columns,
+  // sector-aligned output rows at an odd size.
+  const Size strategyShapes[] = {{16, 100003}, {100003, 16}, {3, 65537},
+                                 {200, 20011}, {20011, 200}, {1025, 1031}};
+  for (const auto& s : strategyShapes) {
+    VerifyCase c;
+    c.request.family = Family::Transpose;
+    c.request.variants = {"copy", "best"};
+    c.request.transpose.width = s.w;
+    c.request.transpose.height = s.h;
+    c.request.warmup = 0;
+    c.request.repetitions = 1;
+    c.request.measureCeilings = false;
+    c.label = "transpose best " + std::to_string(s.w) + "x" + std::to_string(s.h);
+    out.push_back(std::move(c));
+  }
   return out;
 }
 

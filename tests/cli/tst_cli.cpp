@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QtTest>
 
 #include "test_support.h"
@@ -205,8 +206,11 @@ class TstCli : public QObject {
   void benchPrintsRatiosToTheCeiling() {
     const auto r = runCli({"bench", "transpose", "--sizes", "128x128", "--reps", "2", "--backend", "cpu"});
     QCOMPARE(r.exitCode, 0);
-    QVERIFY(r.out.contains("padded / memcpy (host) = "));
     QVERIFY(r.out.contains("x ceil"));
+    // The summary: every shape's best with its strategy, ratio and verdict (issue 18).
+    QVERIFY(r.out.contains("best transpose by shape"));
+    QVERIFY(r.out.contains(QRegularExpression("128x128 +tile +[0-9.]+ +[0-9.]+ +[0-9.]+")));
+    QVERIFY(r.out.contains("verified bit-exact; no target"));
   }
 };
 

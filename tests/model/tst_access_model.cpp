@@ -158,6 +158,31 @@ class TstAccessModel : public QObject {
     QCOMPARE(r.requests.front().lanes.front().element, int64_t(32 * 40 + 32));
   }
 
+  // Issue 18's lens: an odd size puts every plain-tile row piece off the sector grid (5 sectors for
+  // 128 bytes); the aligned tile's body stores are whole sectors; the narrow strategy's 16-byte
+  // stores cover 512 contiguous bytes per warp.
+  void oddSizesAndNarrowStrategiesInSectors() {
+    // Warp 1 writes output rows 33, 41, ... (warp 0's rows 32, 40, ... happen to start on a
+    // sector).
+    const WarpReport tile = analyze(query("padded", 32, 256, 8191, 8193, {1, 1}, 1));
+    int offGrid = 0;
+    for (const Request* q : pick(tile, Space::Global, Kind::Store)) offGrid += q->sectors == 5;
+    QVERIFY(offGrid > 0);
+    const WarpReport aligned = analyze(query("best", 32, 256, 8191, 8193, {1, 1}, 1));
+    QVERIFY(aligned.description.find("aligned-tile") != std::string::npos);
+    for (const Request* q : pick(aligned, Space::Global, Kind::Store)) {
+      QCOMPARE(q->sectors, q->idealSectors);  // whole sectors in the body
+      QCOMPARE(q->efficiency, 1.0);
+    }
+    const WarpReport narrow = analyze(query("best", 32, 256, 3, 100000));
+    const auto stores = pick(narrow, Space::Global, Kind::Store);
+    QCOMPARE(stores.size(), size_t(3));  // one 16-byte store per dimension
+    for (const Request* q : stores) {
+      QCOMPARE(q->sectors, 16);  // 32 lanes x 16 bytes
+      QCOMPARE(q->efficiency, 1.0);
+    }
+  }
+
   void badQueriesAreInputErrors() {
     QVERIFY_THROWS_EXCEPTION(InputError, analyze(query("naive", 32, 256, 2048, 2048, {0, 0}, 8)));
     QVERIFY_THROWS_EXCEPTION(InputError, analyze(query("naive", 32, 256, 2048, 2048, {64, 0})));

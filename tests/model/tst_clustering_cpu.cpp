@@ -345,7 +345,10 @@ class TstClusteringCpu : public QObject {
     RunRequest km = cpuRequest(Family::KMeans, 100, 3, 2, 32);
     km.variants = {"cublas"};
     QVERIFY_THROWS_EXCEPTION(InputError, validateRequest(km));
-    QVERIFY(variants(Family::KMeans).size() == 6 && variants(Family::KCenters).size() == 5);
+    km.variants = {"cublas-tf32"};
+    QVERIFY_THROWS_EXCEPTION(InputError, validateRequest(km));
+    // k-means: the seed's four, best, cublas and cublas-tf32; k-centers: the four and best.
+    QVERIFY(variants(Family::KMeans).size() == 7 && variants(Family::KCenters).size() == 5);
   }
 
   void badRequestsNameTheValueAndTheLimit_data() {

@@ -65,6 +65,18 @@ class TstJsonRoundtrip : public QObject {
     QCOMPARE(back.runs.front().variants.size(), size_t(6));
     QCOMPARE(back.runs.front().variants.front().schedule.front().smId, 17);
     QCOMPARE(back.schemaVersion, kSchemaVersion);
+    // The best transpose's strategy (issue 18) and an approximate verification (issue 10).
+    QCOMPARE(back.runs.front().variants.back().variant, std::string("best"));
+    QCOMPARE(back.runs.front().variants.back().strategy, std::string("aligned-tile"));
+    VariantResult approx;
+    approx.variant = "cublas";
+    approx.verification.performed = approx.verification.passed = true;
+    approx.verification.approximate = true;
+    approx.verification.approximateMismatches = 4222;
+    const VariantResult again = json(approx).get<VariantResult>();
+    QVERIFY(again.verification.approximate);
+    QCOMPARE(again.verification.approximateMismatches, uint64_t(4222));
+    QVERIFY(!json(back.runs.front().variants.front()).contains("strategy"));  // seed variants
   }
 
   void olderFilesWithoutOptionalFieldsLoad() {

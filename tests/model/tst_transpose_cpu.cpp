@@ -81,6 +81,73 @@ class TstTransposeCpu : public QObject {
     }
   }
 
+  // Every strategy of the best variant (issue 18), forced where it applies, moves every element
+  // through the shared phase functions: tails of 1-3 points, partial staged blocks, the aligned
+  // tile's heads at odd heights.
+  void everyBestStrategyMatchesReference_data() {
+    QTest::addColumn<QString>("strategy");
+    QTest::addColumn<int>("w");
+    QTest::addColumn<int>("h");
+    const int sizes[][2] = {{3, 1001},  {16, 999}, {1, 50},  {1001, 3},   {999, 16}, {200, 777},
+                            {777, 200}, {33, 65},  {64, 64}, {1001, 999}, {17, 300}, {300, 17}};
+    for (const char* st :
+         {"tile", "aligned-tile", "narrow-width", "narrow-height", "staged-rows", "staged-cols"})
+      for (auto& sz : sizes)
+        if (strategyApplies(*strategyFromString(st), sz[0], sz[1]))
+          QTest::newRow(qPrintable(QString("%1 %2x%3").arg(st).arg(sz[0]).arg(sz[1])))
+              << QString(st) << sz[0] << sz[1];
+  }
+
+  void everyBestStrategyMatchesReference() {
+    QFETCH(QString, strategy);
+    QFETCH(int, w);
+    QFETCH(int, h);
+    qputenv("KERNELLAB_TRANSPOSE_STRATEGY", strategy.toUtf8());
+    const Geometry g = makeGeometry(request(w, h, 32, 256), Variant::Best);
+    qunsetenv("KERNELLAB_TRANSPOSE_STRATEGY");
+    QCOMPARE(QString(toString(g.strategy)), strategy);
+    const auto in = makeInput(w, h, 5);
+    std::vector<float> expected(in.size()), out(in.size(), std::numeric_limits<float>::quiet_NaN());
+    referenceTranspose(in.data(), w, h, expected.data());
+    executeOnCpu(Variant::Best, g, in.data(), out.data());
+    const Verification v = verifyTranspose(expected.data(), out.data(), w * int64_t(h));
+    QVERIFY2(v.passed, qPrintable(strategy + ": " + QString::fromStdString(v.note)));
+  }
+
+  void bestChoosesItsStrategyByShape() {
+    // The rule measured on the H200 (docs/BENCHMARKS.md, issue 18).
+    QCOMPARE(chooseStrategy(3, 1000000), Strategy::NarrowWidth);
+    QCOMPARE(chooseStrategy(1000000, 3), Strategy::NarrowHeight);
+    QCOMPARE(chooseStrategy(16, 1000000), Strategy::StagedRows);
+    QCOMPARE(chooseStrategy(1000000, 16), Strategy::StagedCols);
+    QCOMPARE(chooseStrategy(200, 1000000), Strategy::Tile);
+    QCOMPARE(chooseStrategy(1000000, 200), Strategy::Tile);
+    QCOMPARE(chooseStrategy(8192, 8192), Strategy::Tile);
+    QCOMPARE(chooseStrategy(8191, 8193), Strategy::AlignedTile);
+    // The run says which strategy moved the shape; the seed variants say nothing.
+    RunRequest r = request(3, 1000, 32, 256);
+    r.variants = {"padded", "best"};
+    const RunResult res = runExperiment(r);
+    QVERIFY(res.ok);
+    QCOMPARE(res.variants[0].strategy, std::string());
+    QCOMPARE(res.variants[1].strategy, std::string("narrow-width"));
+    QVERIFY(res.variants[1].kernels.front().name.find("NarrowWidth") != std::string::npos ||
+            res.variants[1].kernels.front().name == "transposeBestKernel");
+  }
+
+  void forcedStrategyThatCannotMoveTheShapeIsRefused() {
+    qputenv("KERNELLAB_TRANSPOSE_STRATEGY", "narrow-width");
+    try {
+      makeGeometry(request(200, 1000, 32, 256), Variant::Best);
+      QFAIL("a 200-wide matrix was accepted for registers of at most 16");
+    } catch (const InputError& e) {
+      QVERIFY(QString(e.what()).contains("cannot move a 200x1000 matrix"));
+    }
+    qputenv("KERNELLAB_TRANSPOSE_STRATEGY", "sideways");
+    QVERIFY_THROWS_EXCEPTION(InputError, makeGeometry(request(64, 64, 32, 256), Variant::Best));
+    qunsetenv("KERNELLAB_TRANSPOSE_STRATEGY");
+  }
+
   void verificationCatchesUnwrittenAndWrongElements() {
     const auto in = makeInput(40, 30, 1);
     std::vector<float> expected(in.size());

@@ -174,7 +174,8 @@ class TstExperimentPanel : public QObject {
     QVERIFY(p.variantIds().contains(QStringLiteral("cublas")));
     const QString why = QStringLiteral("cudaErrorInsufficientDriver: CUDA driver version is insufficient");
     p.setCudaAvailability(false, why);
-    for (const QString& id : {QStringLiteral("best"), QStringLiteral("cublas")}) {
+    for (const QString& id :
+         {QStringLiteral("best"), QStringLiteral("cublas"), QStringLiteral("cublas-tf32")}) {
       QCheckBox* box = p.variantSwitch(id);
       QVERIFY(!box->isEnabled());
       QVERIFY(!box->isChecked());  // it will not run: it does not look as if it would
@@ -194,7 +195,7 @@ class TstExperimentPanel : public QObject {
     p.setCudaAvailability(true, QString());
     QVERIFY(p.variantSwitch(QStringLiteral("best"))->isEnabled());
     QVERIFY(p.variantSwitch(QStringLiteral("best"))->isChecked());
-    QCOMPARE(p.request().variants.size(), size_t(6));
+    QCOMPARE(p.request().variants.size(), size_t(7));  // the seed's four, best, cublas, cublas-tf32
     RunRequest onCpu = p.request();
     onCpu.backend = BackendChoice::Cpu;
     p.setRequest(onCpu);

@@ -10,6 +10,16 @@
 #define KL_HD inline
 #endif
 
+// Full unrolling of a loop with a compile-time trip count in shared phase code
+// (nvcc and clang honour it; GCC has its own spelling).
+#if defined(__CUDACC__) || defined(__clang__)
+#define KL_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define KL_UNROLL _Pragma("GCC unroll 16")
+#else
+#define KL_UNROLL
+#endif
+
 namespace kernellab {
 
 // Plain structs rather than CUDA's int2/dim3: CPU-only builds have neither.

@@ -77,6 +77,11 @@ struct Verification {
   double maxError = 0;
   double tolerance = 0;
   std::string note;           // e.g. tie swaps, first mismatch position
+  // Labels approximate by design (the GEMM form, as common libraries compute them): `passed`
+  // then means everything else checked out, and approximateMismatches counts the labels (over
+  // every iteration) that are not the nearest center beyond a tie.
+  bool approximate = false;
+  uint64_t approximateMismatches = 0;
 };
 
 // One block's life on the GPU, recorded with %smid and %globaltimer.
@@ -190,6 +195,8 @@ struct VariantResult {
   Verification verification;
   std::vector<BlockRecord> schedule;
   double scheduleOverheadPct = 0;  // recorded vs uninstrumented median, when recorded
+  std::string strategy;            // how the variant moved this shape, when it chooses (the
+                                   // best transpose: "tile", "narrow-width", ...); else empty
 };
 
 struct Ceiling {

@@ -8,8 +8,8 @@
 
 #include "kernellab/request.h"
 #include "kernellab/result.h"
+#include "kernellab/transpose_best_phases.h"
 #include "kernellab/variant_table.h"
-#include "kernellab/transpose_phases.h"
 
 namespace kernellab::transpose {
 
@@ -25,6 +25,12 @@ std::vector<Variant> parseVariants(const std::vector<std::string>& ids);
 // the value and the limit when the tile, threads per block or size are out of range.
 // `maxThreadsPerBlock` is the device's limit (1024 on every CUDA GPU since Fermi).
 Geometry makeGeometry(const RunRequest& r, Variant v, int maxThreadsPerBlock = 1024);
+// The best variant's strategies: id ("tile", "aligned-tile", ...), parsing,
+// one-line description.
+const char* toString(Strategy s);
+std::optional<Strategy> strategyFromString(const std::string& id);
+std::string strategyDescription(Strategy s);
+
 // Validates the whole request's launch and size against a device; throws InputError.
 void validate(const RunRequest& r, const DeviceInfo& device, uint64_t availableBytes);
 

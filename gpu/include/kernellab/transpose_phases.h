@@ -20,6 +20,27 @@ namespace kernellab::transpose {
 
 enum class Variant { Copy, Naive, Tiled, Padded, Diagonal, Best };
 
+// How the best variant moves a matrix of a given shape (chosen by
+// chooseStrategy in transpose_best_phases.h; the seed variants are always
+// Tile).
+enum class Strategy {
+  Tile,          // padded 32x32 tile, grouped launch order
+  AlignedTile,   // the tile with every output row segment starting on a 32-byte
+                 // sector
+  NarrowWidth,   // width <= 16 (N points x D -> D x N): 4 rows x D per thread in
+                 // registers
+  NarrowHeight,  // height <= 16 (D x N -> N x D): 4 columns x D per thread in
+                 // registers
+  StagedRows,    // width <= 256: a block stages whole input rows (points) in
+                 // shared memory
+  StagedCols,    // height <= 256: a block stages a band of columns of every row
+};
+
+// Four consecutive floats, moved as one 16-byte access (float4 on the GPU).
+struct Vec4 {
+  float x, y, z, w;
+};
+
 struct Geometry {
   int64_t width = 0;   // input columns
   int64_t height = 0;  // input rows
@@ -29,6 +50,8 @@ struct Geometry {
   int gridY = 0;       // tiles down the input's height
   int pitch = 32;      // shared tile row pitch in floats: tile, or tile + 1 when padded
   int group = 0;       // best: tile columns per launch group (0 = Cartesian order)
+  Strategy strategy = Strategy::Tile;  // best: how this shape is moved (seed variants: Tile)
+  int span = 0;  // staged strategies: input rows (StagedRows) or columns per block
 };
 
 // ---- blockIdx interpretations -------------------------------------------------------------
@@ -79,7 +102,13 @@ KL_HD BlockCoord groupedTile(int bx, int by, int gridX, int gridY, int group) {
 
 // The tile a block works on, for any variant and geometry.
 KL_HD BlockCoord tileFor(Variant v, const Geometry& g, int bx, int by) {
-  if (v == Variant::Best) return groupedTile(bx, by, g.gridX, g.gridY, g.group);
+  if (v == Variant::Best) {
+    // Tile strategies walk the grouped order; the others index a 1-D grid of
+    // row or column bands.
+    if (g.strategy == Strategy::Tile || g.strategy == Strategy::AlignedTile)
+      return groupedTile(bx, by, g.gridX, g.gridY, g.group);
+    return cartesianTile(bx, by, g.gridX, g.gridY);
+  }
   return tileFor(v, bx, by, g.gridX, g.gridY);
 }
 

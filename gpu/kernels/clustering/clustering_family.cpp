@@ -135,7 +135,9 @@ double variantDeviceBytes(int64_t n, int d, int k, int tpb) {
   const double perPoint = 8.0 * double(n);  // labels + distances
   const double scratch =
       16.0 * std::max(grid, double(k)) * tpb;  // global scratch: float+double+int
-  return points + perPoint + 8.0 * grid + 4.0 * double(k) * d + 24.0 * k + scratch;
+  // Twice the points: the generated point-major copy is staged on the device while the GPU
+  // transpose arranges it.
+  return 2.0 * points + perPoint + 8.0 * grid + 4.0 * double(k) * d + 24.0 * k + scratch;
 }
 
 // Effective bytes of one launch: each input read once, each output written once.
@@ -160,14 +162,32 @@ double engineKernelBytes(Family f, Engine e, size_t kernel, int64_t n, int d, in
   const double points = 4.0 * double(n) * d, perPoint = 4.0 * double(n),
                centres = 4.0 * double(k) * d;
   if (f == Family::KCenters) return points + 3.0 * perPoint;  // points, distance in/out, labels
-  if (e == Engine::Best)
-    return kernel == 0 ? points + perPoint + centres  // one pass: labels out
-                       : 3.0 * centres + 24.0 * k;     // finalize: sums in, centers in/out
+  const double g = 4.0 * double(n) * k;                       // the N x K product
+  const double finalize = 3.0 * centres + 24.0 * k;           // sums in, centers in and out
+  const double update = points + perPoint + 8.0 * double(n);  // points, labels, |x|^2
+  if (e == Engine::Best) {
+    switch (kernel) {
+      case 0:
+        return points + centres + g;  // GEMM: G written
+      case 1:
+        return g + 2.0 * perPoint;  // assign: G and |x| read, labels out
+      case 2:
+        return 0.0;  // re-decisions: depends on the data
+      case 3:
+        return update;
+      default:
+        return finalize;
+    }
+  }
   switch (kernel) {
-    case 0: return points + centres + 4.0 * double(n) * k;  // SGEMM: G (N x K) written
-    case 1: return 4.0 * double(n) * k + perPoint;          // arg-min: G read, labels out
-    case 2: return points + perPoint + centres;             // update and score
-    default: return 3.0 * centres + 24.0 * k;
+    case 0:
+      return points + centres + g;  // GEMM: G written
+    case 1:
+      return g + perPoint;  // arg-min: G read, labels out
+    case 2:
+      return update;
+    default:
+      return finalize;
   }
 }
 
@@ -175,8 +195,8 @@ double engineKernelBytes(Family f, Engine e, size_t kernel, int64_t n, int d, in
 // (k-means), 3 N D per center for k-centers (difference, multiply, add).
 double engineKernelFlops(Family f, Engine e, size_t kernel, int64_t n, int d, int k) {
   if (f == Family::KCenters) return 3.0 * double(n) * d;
-  if (e == Engine::Best) return kernel == 0 ? 2.0 * double(n) * k * d : 0.0;
-  return kernel == 0 ? 2.0 * double(n) * k * d : 0.0;
+  (void)e;
+  return kernel == 0 ? 2.0 * double(n) * k * d : 0.0;  // the product; the rest is bytes
 }
 
 std::vector<int> kernelGrids(Family f, int64_t n, int k, int tpb) {
@@ -480,17 +500,22 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
             kcentersCache().getOrMake(key, [&] { return referenceKCenters(s, k, ctx.first); });
         vr.verification = verifyKCenters(s, *ref, out, distances, radii);
       } else {
-        const std::string key = initKey(r) + "|kmeans:" + std::to_string(out.iterations);
-        auto ref = kmeansCache().getOrMake(
-            key, [&] { return referenceKMeans(s, ctx.init->values, k, out.iterations, -1.0); });
-        vr.verification = verifyKMeans(s, *ref, out, scores);
-        if (!vr.verification.passed) {
+        // The cuBLAS peers' labels are approximate by design: their path leaves the reference's
+        // at the first near tie, so they are checked from their own state, labels counted.
+        const bool approximate = approximateLabels(v.engine);
+        if (!approximate) {
+          const std::string key = initKey(r) + "|kmeans:" + std::to_string(out.iterations);
+          auto ref = kmeansCache().getOrMake(
+              key, [&] { return referenceKMeans(s, ctx.init->values, k, out.iterations, -1.0); });
+          vr.verification = verifyKMeans(s, *ref, out, scores);
+        }
+        if (approximate || !vr.verification.passed) {
           // Float rounding may order two equal distances the other way than the reference, and one
           // point changing cluster moves the next centers: the run then follows another, equally
           // valid path. Replay it (untimed, deterministic) and check every iteration from its own
           // state; a wrong kernel fails there too, and the reported result must be the replay's.
           const Verification independent = vr.verification;
-          KMeansStepCheck check(s, ctx.init->values, k);
+          KMeansStepCheck check(s, ctx.init->values, k, approximate);
           backend.kmeansBegin(ctx.init->values);
           std::vector<int32_t> labels;
           std::vector<float> centers;
@@ -504,7 +529,7 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
             check.iteration(centers, labels, score, step.clusterCount);
           }
           vr.verification = check.finish(out);
-          if (vr.verification.passed)
+          if (vr.verification.passed && !approximate)
             vr.verification.note =
                 "left the reference's path after a tie (first difference: " + independent.note +
                 "); " + vr.verification.note;

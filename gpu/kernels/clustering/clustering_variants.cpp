@@ -30,20 +30,29 @@ const std::vector<VariantInfo>& variants() {
 namespace {
 
 VariantInfo bestVariant(Family f) {
-  return {"best", ScratchMemory::Shared, DataLayout::Coalesced, "Best (fused)",
+  return {"best",
+          ScratchMemory::Shared,
+          DataLayout::Coalesced,
+          f == Family::KCenters ? "Best (fused)" : "Best (exact TF32)",
           f == Family::KCenters
               ? "One fused pass per center (16-byte loads, farthest point picked on the GPU by the "
                 "last block), the K launches one CUDA graph: bandwidth-bound, no host round trips."
-              : "One fused pass per iteration on the tensor cores (TF32 with a proven error bound; "
-                "near ties re-decided exactly in double), centroid sums and score in the same pass.",
+              : "Distances on the TF32 tensor cores with a proven error bound (centers moved by "
+                "their mean); points near a tie re-decided in double: exact labels. Block-private "
+                "centroid sums, the exact score from them.",
           Engine::Best};
 }
 
-VariantInfo cublasVariant() {
-  return {"cublas", ScratchMemory::Global, DataLayout::Coalesced, "cuBLAS peer",
-          "How common libraries do it: -2 X C^T by an fp32 cuBLAS SGEMM, an arg-min kernel, then "
-          "the centroid update: three passes over memory.",
-          Engine::Cublas};
+VariantInfo cublasVariant(bool tf32) {
+  return {tf32 ? "cublas-tf32" : "cublas",
+          ScratchMemory::Shared,
+          DataLayout::Coalesced,
+          tf32 ? "cuBLAS peer (TF32)" : "cuBLAS peer",
+          std::string("How common libraries do it: -2 X C^T by cuBLAS (") +
+              (tf32 ? "TF32 tensor cores" : "fp32 SGEMM") +
+              "), the arg-min of |c|^2 - 2 x.c (approximate labels: float cancellation near "
+              "ties), then the block-private centroid update.",
+          tf32 ? Engine::CublasTf32 : Engine::Cublas};
 }
 
 }  // namespace
@@ -52,7 +61,8 @@ const std::vector<VariantInfo>& variants(Family family) {
   static const std::vector<VariantInfo> kmeans = [] {
     auto t = variants();
     t.push_back(bestVariant(Family::KMeans));
-    t.push_back(cublasVariant());
+    t.push_back(cublasVariant(false));
+    t.push_back(cublasVariant(true));
     return t;
   }();
   static const std::vector<VariantInfo> kcenters = [] {
@@ -105,11 +115,17 @@ std::vector<VariantInfo> parseVariants(const std::vector<std::string>& ids, Fami
 
 const std::vector<std::string>& kernelNames(Family family, const VariantInfo& v) {
   static const std::vector<std::string> kcentersBest = {"kcentersFusedKernel"};
-  static const std::vector<std::string> kmeansBest = {"kmeansFusedKernel", "kmeansFinalizeKernel"};
-  static const std::vector<std::string> kmeansCublas = {"cublasSgemm", "argminKernel",
-                                                        "updateScoreKernel", "kmeansFinalizeKernel"};
+  // In each engine's kernelNames() order (gpu/kernels/clustering_best).
+  static const std::vector<std::string> kmeansBest = {"cublasGemmEx TF32", "assignBoundKernel",
+                                                      "exactFixKernel", "updateSumsKernel",
+                                                      "finalizeFromSumsKernel"};
+  static const std::vector<std::string> kmeansCublas = {
+      "cublasSgemm", "argminKernel", "updateSumsKernel", "finalizeFromSumsKernel"};
+  static const std::vector<std::string> kmeansCublasTf32 = {
+      "cublasGemmEx TF32", "argminKernel", "updateSumsKernel", "finalizeFromSumsKernel"};
   if (v.engine == Engine::Best) return family == Family::KCenters ? kcentersBest : kmeansBest;
   if (v.engine == Engine::Cublas) return kmeansCublas;
+  if (v.engine == Engine::CublasTf32) return kmeansCublasTf32;
   return kernelNames(family);
 }
 

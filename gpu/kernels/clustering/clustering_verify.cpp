@@ -261,8 +261,9 @@ Verification verifyKMeans(const PointSet& s, const KMeansReference& reference,
   return v;
 }
 
-KMeansStepCheck::KMeansStepCheck(const PointSet& s, std::vector<float> initial, int k)
-    : s_(s), k_(k), previousCenters_(std::move(initial)) {}
+KMeansStepCheck::KMeansStepCheck(const PointSet& s, std::vector<float> initial, int k,
+                                 bool approximateLabels)
+    : s_(s), k_(k), previousCenters_(std::move(initial)), approximate_(approximateLabels) {}
 
 void KMeansStepCheck::problem(const std::string& text) {
   if (problems_++ == 0) firstProblem_ = text;
@@ -312,7 +313,8 @@ void KMeansStepCheck::iteration(const std::vector<float>& centers,
   constexpr int64_t kChunks = 256;
   std::vector<double> chunkScore(kChunks, 0.0);
   std::vector<int64_t> chunkTies(kChunks, 0), chunkBad(kChunks, 0), firstBad(kChunks, -1);
-  std::vector<std::string> badText(kChunks);
+  std::vector<int64_t> chunkFar(kChunks, 0);  // approximate labels: not the nearest center
+  std::vector<std::string> badText(kChunks), farText(kChunks);
   detail::parallelChunks(n, kChunks, [&](int64_t chunk, int64_t b, int64_t e) {
     double score = 0;
     for (int64_t i = b; i < e; ++i) {
@@ -334,12 +336,15 @@ void KMeansStepCheck::iteration(const std::vector<float>& centers,
       }
       score += own;
       if (bestC == l) continue;
+      const std::string what = "point " + std::to_string(i) + " is in cluster " +
+                               std::to_string(l) + " at " + num(own) + "; cluster " +
+                               std::to_string(bestC) + " is at " + num(best);
       if (own - best <= tol * own)
         ++chunkTies[chunk];
-      else if (chunkBad[chunk]++ == 0)
-        badText[chunk] = "point " + std::to_string(i) + " is in cluster " + std::to_string(l) +
-                         " at " + num(own) + "; cluster " + std::to_string(bestC) + " is at " +
-                         num(best);
+      else if (approximate_) {
+        if (chunkFar[chunk]++ == 0) farText[chunk] = what;
+      } else if (chunkBad[chunk]++ == 0)
+        badText[chunk] = what;
     }
     chunkScore[static_cast<size_t>(chunk)] = score;
   });
@@ -347,6 +352,8 @@ void KMeansStepCheck::iteration(const std::vector<float>& centers,
   for (int64_t c = 0; c < kChunks; ++c) {
     expectedScore += chunkScore[c];
     ties_ += chunkTies[c];
+    if (chunkFar[c] && notNearest_ == 0) firstNotNearest_ = it + farText[c];
+    notNearest_ += static_cast<uint64_t>(chunkFar[c]);
     if (chunkBad[c]) {
       problems_ += static_cast<uint64_t>(chunkBad[c]) - 1;
       problem(it + badText[c]);
@@ -412,8 +419,17 @@ Verification KMeansStepCheck::finish(const ClusteringOutput& run) const {
   v.mismatches = problems;
   v.maxError = maxError_;
   v.passed = problems == 0;
+  v.approximate = approximate_;
+  v.approximateMismatches = notNearest_;
   if (!v.passed)
     v.note = first;
+  else if (approximate_)
+    v.note = "approximate labels (GEMM form): " + std::to_string(notNearest_) + " of " +
+             std::to_string(v.compared) + " label(s) over " + std::to_string(iterations_) +
+             " iteration(s) are not the nearest center" +
+             (notNearest_ ? " (first: " + firstNotNearest_ + ")" : std::string()) +
+             "; centers, scores and counts exact for its labels" +
+             (ties_ ? "; " + std::to_string(ties_) + " label(s) at a tie" : std::string());
   else
     v.note = "every label, center and score of " + std::to_string(iterations_) +
              " iteration(s) checked from the run's own state" +

@@ -63,18 +63,19 @@ class KMeansEngine {
   virtual std::vector<int> grids() const = 0;  // blocks per launch of each kernel (0: library)
 };
 
-// The fused engine: a TF32 tensor-core pass computes every point's distances to all centers
-// with a rigorous error bound; a point whose best and second-best distances are closer than the
-// bound is re-decided exactly (double) on the spot, so the labels are the exact argmin. The same
-// pass accumulates per-cluster sums and the exact score (per-block partial sums in shared memory).
-// Throws InputError when K x D does not fit the shared-memory plan (message names the limit).
-std::unique_ptr<KMeansEngine> makeFusedKMeans(const float* d_points, int64_t n, int d, int k,
-                                              CUstream_st* stream);
-
-// The peer built the way common libraries do it: G = -2 X C^T by an fp32 cuBLAS SGEMM, an
-// arg-min kernel adding the center norms, then a centroid-update-and-score kernel.
+// The best engine (issue 10): the distances' cross term by the TF32 tensor cores (cuBLAS,
+// centers moved by their mean so the product's error stays small), exact labels from a proven
+// bound on that error (points near a tie re-decided in double among their candidate centers), the
+// block-private centroid update, and the exact score from the per-cluster sums.
 // Throws InputError when cuBLAS cannot be loaded (names the library and dlerror()).
+std::unique_ptr<KMeansEngine> makeBestKMeans(const float* d_points, int64_t n, int d, int k,
+                                             CUstream_st* stream);
+
+// The peer built the way common libraries compute k-means (torch, cuML, FAISS): G = -2 X C^T by
+// cuBLAS (fp32 SGEMM, or TF32 tensor cores when tf32), the arg-min of G + |c|^2 (approximate
+// labels by nature: float cancellation), then the same block-private update as best.
+// Throws InputError when cuBLAS cannot be loaded.
 std::unique_ptr<KMeansEngine> makeCublasKMeans(const float* d_points, int64_t n, int d, int k,
-                                               CUstream_st* stream);
+                                               CUstream_st* stream, bool tf32);
 
 }  // namespace kernellab::clustering::best

@@ -1,53 +1,98 @@
 // SPDX-License-Identifier: MIT
-// The k-means finalize kernel and the device state shared by the fused engine and the cuBLAS peer.
+// The device state shared by the best k-means engine and the cuBLAS peers: buffers, |x|^2 of the
+// points, the update and finalize launches and the read-backs.
+#include <algorithm>
+
 #include "best_common.cuh"
+#include "cuda/kernel_resources.h"
+#include "kmeans_parts.cuh"
 
 namespace kernellab::clustering::best {
-
-__global__ void kmeansFinalizeKernel(int k, int d, const float* __restrict__ C,
-                                     float* __restrict__ Cnext, double* sums, double* scores,
-                                     int* counts, double* outScores, int* outCounts) {
-  for (int e = threadIdx.x; e < k * d; e += blockDim.x) {
-    const int cnt = counts[e / d];
-    Cnext[e] = cnt > 0 ? static_cast<float>(sums[e] / cnt) : C[e];
-    sums[e] = 0.0;
-  }
-  __syncthreads();  // every thread has read counts[] before it is zeroed
-  for (int e = threadIdx.x; e < k; e += blockDim.x) {
-    outScores[e] = scores[e];
-    outCounts[e] = counts[e];
-    scores[e] = 0.0;
-    counts[e] = 0;
-  }
-}
 
 KMeansDeviceState::KMeansDeviceState(int64_t n, int d, int k, cudaStream_t stream)
     : n_(n), d_(d), k_(k), stream_(stream) {}
 
-void KMeansDeviceState::allocateState() {
+void KMeansDeviceState::allocateState(const float* d_points) {
+  x_ = d_points;
   centers_.allocate(size_t(k_) * d_);
   next_.allocate(size_t(k_) * d_);
   sums_.allocate(size_t(k_) * d_);
-  scores_.allocate(size_t(k_));
+  sumsq_.allocate(size_t(k_));
   counts_.allocate(size_t(k_));
   outScores_.allocate(size_t(k_));
   outCounts_.allocate(size_t(k_));
   labels_.allocate(static_cast<size_t>(n_));
+  xnorm_.allocate(static_cast<size_t>(n_));
+  xsq_.allocate(static_cast<size_t>(n_));
+
+  // The update's plan: K x D double sums per block in shared memory (one block per SM) with the
+  // pipeline of points (four stages, or fewer, at least two) when they fit (and D <= 512: two
+  // dimensions per thread), else global atomics from more blocks. Each block a contiguous range of
+  // points, a multiple of 32.
+  const cuda::LaunchLimits limits = cuda::currentLaunchLimits();
+  // 256 bytes kept for the kernel's static shared memory (the stage's label order).
+  const size_t optin = static_cast<size_t>(limits.sharedPerBlockOptin) - 256;
+  stages_ = kMaxStages;
+  while (stages_ > 2 && updateSharedBytes(k_, d_, stages_) > optin) --stages_;
+  sharedSums_ = d_ <= 2 * kPartThreads && updateSharedBytes(k_, d_, stages_) <= optin;
+  updateSmem_ = sharedSums_ ? updateSharedBytes(k_, d_, stages_) : updateGlobalSharedBytes(k_);
+  auto kernel = sharedSums_ ? updateSumsKernel : updateSumsGlobalKernel;
+  KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(updateSmem_)));
+  int perSM = 0;
+  KL_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, kernel, kPartThreads, updateSmem_));
+  const int64_t blocks = std::max<int64_t>(1, int64_t(limits.sms) * std::max(1, perSM));
+  perBlock_ = ((n_ + blocks - 1) / blocks + 31) / 32 * 32;
+  updateGrid_ = static_cast<int>((n_ + perBlock_ - 1) / perBlock_);
+  if (sharedSums_) slices_.allocate(static_cast<size_t>(updateGrid_) * k_ * d_);
+
+  pointNormsKernel<<<static_cast<unsigned>((n_ + kPartThreads - 1) / kPartThreads), kPartThreads, 0,
+                     stream_>>>(x_, n_, d_, xnorm_.get(), xsq_.get());
+  KL_CUDA_CHECK_LAUNCH(stream_);
+  KL_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
 void KMeansDeviceState::begin(const std::vector<float>& centers) {
   KL_CUDA_CHECK(cudaMemcpyAsync(next_.get(), centers.data(), next_.bytes(), cudaMemcpyHostToDevice, stream_));
   KL_CUDA_CHECK(cudaMemsetAsync(sums_.get(), 0, sums_.bytes(), stream_));
-  KL_CUDA_CHECK(cudaMemsetAsync(scores_.get(), 0, scores_.bytes(), stream_));
+  KL_CUDA_CHECK(cudaMemsetAsync(sumsq_.get(), 0, sumsq_.bytes(), stream_));
   KL_CUDA_CHECK(cudaMemsetAsync(counts_.get(), 0, counts_.bytes(), stream_));
   KL_CUDA_CHECK(cudaMemsetAsync(labels_.get(), 0xFF, labels_.bytes(), stream_));  // poison: -1
 }
 
-void KMeansDeviceState::launchFinalize() {
-  kmeansFinalizeKernel<<<1, 1024, 0, stream_>>>(k_, d_, centers_.get(), next_.get(), sums_.get(),
-                                                scores_.get(), counts_.get(), outScores_.get(),
-                                                outCounts_.get());
+void KMeansDeviceState::launchUpdate() {
+  if (!sharedSums_) {
+    updateSumsGlobalKernel<<<updateGrid_, kPartThreads, updateSmem_, stream_>>>(
+        x_, n_, d_, k_, labels_.get(), xsq_.get(), perBlock_, n_ % 4 == 0, stages_, sums_.get(),
+        sumsq_.get(), counts_.get());
+    KL_CUDA_CHECK_LAUNCH(stream_);
+    return;
+  }
+  updateSumsKernel<<<updateGrid_, kPartThreads, updateSmem_, stream_>>>(
+      x_, n_, d_, k_, labels_.get(), xsq_.get(), perBlock_, n_ % 4 == 0, stages_, slices_.get(),
+      sumsq_.get(), counts_.get());
   KL_CUDA_CHECK_LAUNCH(stream_);
+  const int64_t kd = static_cast<int64_t>(k_) * d_;
+  reduceBlockSumsKernel<<<static_cast<unsigned>((kd + 255) / 256), 256, 0, stream_>>>(
+      slices_.get(), updateGrid_, kd, sums_.get());
+  KL_CUDA_CHECK_LAUNCH(stream_);
+}
+
+void KMeansDeviceState::launchFinalize() {
+  finalizeFromSumsKernel<<<1, 1024, 0, stream_>>>(k_, d_, centers_.get(), next_.get(), sums_.get(),
+                                                  sumsq_.get(), counts_.get(), outScores_.get(),
+                                                  outCounts_.get());
+  KL_CUDA_CHECK_LAUNCH(stream_);
+}
+
+ResourceUsage KMeansDeviceState::updateResources() const {
+  return cuda::kernelResources(sharedSums_ ? updateSumsKernel : updateSumsGlobalKernel,
+                               kPartThreads, updateSmem_);
+}
+
+ResourceUsage KMeansDeviceState::finalizeResources() const {
+  return cuda::kernelResources(finalizeFromSumsKernel, 1024, 0);
 }
 
 void KMeansDeviceState::readScores(KMeansIteration& it) const {

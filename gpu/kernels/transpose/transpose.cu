@@ -8,12 +8,15 @@
 
 #include <vector>
 
-#include "cuda/cuda_check.h"
 #include "cuda/copy_ceiling.h"
+#include "cuda/cuda_check.h"
 #include "cuda/kernel_resources.h"
 #include "cuda/schedule_record.cuh"
-#include "kernellab/transpose_phases.h"
+#include "kernellab/errors.h"
+#include "kernellab/transpose.h"
+#include "kernellab/transpose_best_phases.h"
 #include "transpose_backend.h"
+#include "transpose_device.h"
 
 namespace kernellab::transpose {
 namespace {
@@ -25,6 +28,15 @@ struct DeviceMem {
   float* shared;
   __device__ __forceinline__ float loadGlobal(int64_t i) const { return in[i]; }
   __device__ __forceinline__ void storeGlobal(int64_t i, float v) const { out[i] = v; }
+  // 16-byte accesses; the phases call them only at element indices that are
+  // multiples of 4.
+  __device__ __forceinline__ Vec4 loadGlobal4(int64_t i) const {
+    const float4 v = *reinterpret_cast<const float4*>(in + i);
+    return Vec4{v.x, v.y, v.z, v.w};
+  }
+  __device__ __forceinline__ void storeGlobal4(int64_t i, Vec4 v) const {
+    *reinterpret_cast<float4*>(out + i) = make_float4(v.x, v.y, v.z, v.w);
+  }
   __device__ __forceinline__ float loadShared(int i) const { return shared[i]; }
   __device__ __forceinline__ void storeShared(int i, float v) const { shared[i] = v; }
 };
@@ -138,6 +150,139 @@ __global__ void __launch_bounds__(128) transposeBestKernel(const float* __restri
   cuda::blockEnd<kRecord>(d_slots, start, t);
 }
 
+// ---- the best variant's other strategies (transpose_best_phases.h says why
+// each exists) --------
+
+// Odd sizes: the tile with sector-aligned output row pieces; 40 input rows
+// staged.
+template <bool kRecord>
+__global__ void __launch_bounds__(128)
+    transposeAlignedTileKernel(const float* __restrict__ d_in, float* __restrict__ d_out,
+                               Geometry g, cuda::BlockSlot* d_slots) {
+  __shared__ float tile[(32 + kAlignShift) * 33];
+  const auto start = cuda::blockStart<kRecord>();
+  g = fixed<32, 4, 33>(g);
+  const BlockCoord t = groupedTile(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y, g.group);
+  DeviceMem m{d_in, d_out, tile};
+  alignedTileLoad(g, t, threadIdx.x, threadIdx.y, m);
+  __syncthreads();
+  alignedTileStore(g, t, threadIdx.x, threadIdx.y, m);
+  cuda::blockEnd<kRecord>(d_slots, start, t);
+}
+
+// Narrow matrices in registers: D is the short side, a compile-time constant.
+template <int D, bool kRecord>
+__global__ void __launch_bounds__(256)
+    transposeNarrowWidthKernel(const float* __restrict__ d_in, float* __restrict__ d_out,
+                               Geometry g, cuda::BlockSlot* d_slots) {
+  const auto start = cuda::blockStart<kRecord>();
+  g.blockRows = 8;
+  const BlockCoord t{static_cast<int>(blockIdx.x), 0};
+  DeviceMem m{d_in, d_out, nullptr};
+  narrowWidthPhase<D>(g, t, threadIdx.x, threadIdx.y, m);
+  cuda::blockEnd<kRecord>(d_slots, start, t);
+}
+
+template <int D, bool kRecord>
+__global__ void __launch_bounds__(256)
+    transposeNarrowHeightKernel(const float* __restrict__ d_in, float* __restrict__ d_out,
+                                Geometry g, cuda::BlockSlot* d_slots) {
+  const auto start = cuda::blockStart<kRecord>();
+  g.blockRows = 8;
+  const BlockCoord t{static_cast<int>(blockIdx.x), 0};
+  DeviceMem m{d_in, d_out, nullptr};
+  narrowHeightPhase<D>(g, t, threadIdx.x, threadIdx.y, m);
+  cuda::blockEnd<kRecord>(d_slots, start, t);
+}
+
+// Point-cloud layouts up to 256 wide or high, staged in (dynamic) shared
+// memory.
+template <bool kRecord>
+__global__ void __launch_bounds__(256)
+    transposeStagedRowsKernel(const float* __restrict__ d_in, float* __restrict__ d_out, Geometry g,
+                              cuda::BlockSlot* d_slots) {
+  extern __shared__ float staged[];
+  const auto start = cuda::blockStart<kRecord>();
+  g.blockRows = 8;
+  const BlockCoord t{static_cast<int>(blockIdx.x), 0};
+  DeviceMem m{d_in, d_out, staged};
+  stagedRowsLoad(g, t, threadIdx.x, threadIdx.y, m);
+  __syncthreads();
+  stagedRowsStore(g, t, threadIdx.x, threadIdx.y, m);
+  cuda::blockEnd<kRecord>(d_slots, start, t);
+}
+
+template <bool kRecord>
+__global__ void __launch_bounds__(256)
+    transposeStagedColsKernel(const float* __restrict__ d_in, float* __restrict__ d_out, Geometry g,
+                              cuda::BlockSlot* d_slots) {
+  extern __shared__ float staged[];
+  const auto start = cuda::blockStart<kRecord>();
+  g.blockRows = 8;
+  const BlockCoord t{static_cast<int>(blockIdx.x), 0};
+  DeviceMem m{d_in, d_out, staged};
+  stagedColsLoad(g, t, threadIdx.x, threadIdx.y, m);
+  __syncthreads();
+  stagedColsStore(g, t, threadIdx.x, threadIdx.y, m);
+  cuda::blockEnd<kRecord>(d_slots, start, t);
+}
+
+template <bool kRecord>
+KernelFn narrowKernel(Strategy s, int d) {
+  KernelFn k = nullptr;
+  withNarrowDim(d, [&](auto tag) {
+    constexpr int D = decltype(tag)::value;
+    k = s == Strategy::NarrowWidth ? transposeNarrowWidthKernel<D, kRecord>
+                                   : transposeNarrowHeightKernel<D, kRecord>;
+  });
+  return k;
+}
+
+// The best variant's kernel for its geometry's strategy, its name and dynamic
+// shared memory.
+struct BestKernel {
+  KernelFn fn = nullptr;
+  std::string name;
+  size_t sharedBytes = 0;
+};
+
+BestKernel bestKernel(const Geometry& g, bool record) {
+  BestKernel b;
+  switch (g.strategy) {
+    case Strategy::Tile:
+      b.fn = record ? transposeBestKernel<true> : transposeBestKernel<false>;
+      b.name = "transposeBestKernel";
+      break;
+    case Strategy::AlignedTile:
+      b.fn = record ? transposeAlignedTileKernel<true> : transposeAlignedTileKernel<false>;
+      b.name = "transposeAlignedTileKernel";
+      break;
+    case Strategy::NarrowWidth:
+    case Strategy::NarrowHeight: {
+      const int d = static_cast<int>(g.strategy == Strategy::NarrowWidth ? g.width : g.height);
+      b.fn = record ? narrowKernel<true>(g.strategy, d) : narrowKernel<false>(g.strategy, d);
+      b.name = std::string(g.strategy == Strategy::NarrowWidth ? "transposeNarrowWidthKernel<"
+                                                               : "transposeNarrowHeightKernel<") +
+               std::to_string(d) + ">";
+      break;
+    }
+    case Strategy::StagedRows:
+      b.fn = record ? transposeStagedRowsKernel<true> : transposeStagedRowsKernel<false>;
+      b.name = "transposeStagedRowsKernel";
+      b.sharedBytes = sizeof(float) * static_cast<size_t>(sharedFloats(g));
+      break;
+    case Strategy::StagedCols:
+      b.fn = record ? transposeStagedColsKernel<true> : transposeStagedColsKernel<false>;
+      b.name = "transposeStagedColsKernel";
+      b.sharedBytes = sizeof(float) * static_cast<size_t>(sharedFloats(g));
+      break;
+  }
+  if (b.sharedBytes > 48 * 1024)  // above the default: the kernel must opt in
+    KL_CUDA_CHECK(cudaFuncSetAttribute(b.fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(b.sharedBytes)));
+  return b;
+}
+
 template <int TILE, int ROWS, bool kRecord>
 KernelFn pickExact(Variant v) {
   switch (v) {
@@ -167,10 +312,6 @@ KernelFn pickRows(Variant v, int rows) {
 }
 
 KernelFn pickKernel(Variant v, int tile, int rows, bool record) {
-  if (v == Variant::Best) {
-    if (tile != 32 || rows != 4) return nullptr;
-    return record ? transposeBestKernel<true> : transposeBestKernel<false>;
-  }
   if (tile == 16) return record ? pickRows<16, true>(v, rows) : pickRows<16, false>(v, rows);
   return record ? pickRows<32, true>(v, rows) : pickRows<32, false>(v, rows);
 }
@@ -186,18 +327,27 @@ class CudaBackend final : public Backend {
                    const RunHooks& hooks) override {
     TimedVariant t;
     t.clock = "cuda-events";
-    KernelFn kernel = pickKernel(v, g.tile, g.blockRows, false);
+    size_t smem = 0;
+    KernelFn kernel = nullptr;
+    if (v == Variant::Best) {
+      const BestKernel b = bestKernel(g, false);
+      kernel = b.fn;
+      smem = b.sharedBytes;
+      t.kernel = b.name;
+    } else {
+      kernel = pickKernel(v, g.tile, g.blockRows, false);
+    }
     if (!kernel) {
       t.error = "no CUDA kernel for this variant and block shape";
       return t;
     }
     const dim3 grid(g.gridX, g.gridY), block(g.tile, g.blockRows);
-    t.resources = cuda::kernelResources(kernel, static_cast<int>(block.x * block.y), 0);
+    t.resources = cuda::kernelResources(kernel, static_cast<int>(block.x * block.y), smem);
 
     // Poison: 0xFF bytes are a NaN in every float, so a kernel that writes nothing fails.
     KL_CUDA_CHECK(cudaMemsetAsync(out_.get(), 0xFF, out_.bytes(), stream_.get()));
     try {
-      t.samplesMs = timeLaunches(kernel, grid, block, g, nullptr, warmup, reps, hooks);
+      t.samplesMs = timeLaunches(kernel, grid, block, smem, g, nullptr, warmup, reps, hooks);
     } catch (const CudaError& e) {
       if (e.sticky()) throw;  // the context is gone; the runner stops using CUDA
       t.error = e.what();     // refused launch: report it, time nothing
@@ -206,8 +356,10 @@ class CudaBackend final : public Backend {
     }
     if (record) {
       cuda::DeviceBuffer<cuda::BlockSlot> slots(static_cast<size_t>(g.gridX) * g.gridY);
-      KernelFn recorded = pickKernel(v, g.tile, g.blockRows, true);
-      t.recordedSamplesMs = timeLaunches(recorded, grid, block, g, slots.get(), warmup, reps, hooks);
+      KernelFn recorded =
+          v == Variant::Best ? bestKernel(g, true).fn : pickKernel(v, g.tile, g.blockRows, true);
+      t.recordedSamplesMs =
+          timeLaunches(recorded, grid, block, smem, g, slots.get(), warmup, reps, hooks);
       t.schedule = cuda::downloadSchedule(slots);
     }
     return t;
@@ -224,12 +376,12 @@ class CudaBackend final : public Backend {
   }
 
  private:
-  std::vector<double> timeLaunches(KernelFn kernel, dim3 grid, dim3 block, const Geometry& g,
-                                   cuda::BlockSlot* slots, int warmup, int reps,
+  std::vector<double> timeLaunches(KernelFn kernel, dim3 grid, dim3 block, size_t smem,
+                                   const Geometry& g, cuda::BlockSlot* slots, int warmup, int reps,
                                    const RunHooks& hooks) {
     for (int i = 0; i < warmup; ++i) {
       hooks.throwIfCancelled();
-      kernel<<<grid, block, 0, stream_.get()>>>(in_.get(), out_.get(), g, slots);
+      kernel<<<grid, block, smem, stream_.get()>>>(in_.get(), out_.get(), g, slots);
       KL_CUDA_CHECK_LAUNCH(stream_.get());
     }
     KL_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
@@ -238,7 +390,7 @@ class CudaBackend final : public Backend {
     for (int i = 0; i < reps; ++i) {
       hooks.throwIfCancelled();
       ev.start(stream_.get());
-      kernel<<<grid, block, 0, stream_.get()>>>(in_.get(), out_.get(), g, slots);
+      kernel<<<grid, block, smem, stream_.get()>>>(in_.get(), out_.get(), g, slots);
       KL_CUDA_CHECK_LAUNCH(stream_.get());
       ev.stop(stream_.get());
       samples.push_back(ev.elapsedMs());
@@ -256,6 +408,37 @@ class CudaBackend final : public Backend {
 
 std::unique_ptr<Backend> makeCudaBackend(const float* in, int64_t width, int64_t height) {
   return std::make_unique<CudaBackend>(in, width, height);
+}
+
+}  // namespace kernellab::transpose
+
+namespace kernellab::transpose {
+
+bool fitsOneLaunch(int64_t width, int64_t height) {
+  RunRequest r;
+  r.family = Family::Transpose;
+  r.transpose.width = width;
+  r.transpose.height = height;
+  try {
+    makeGeometry(r, Variant::Best);
+    return true;
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
+std::string transposeOnDevice(const float* in, float* out, int64_t width, int64_t height,
+                              CUstream_st* stream) {
+  RunRequest r;
+  r.family = Family::Transpose;
+  r.transpose.width = width;
+  r.transpose.height = height;
+  const Geometry g = makeGeometry(r, Variant::Best);
+  const BestKernel b = bestKernel(g, false);
+  b.fn<<<dim3(g.gridX, g.gridY), dim3(g.tile, g.blockRows), b.sharedBytes, stream>>>(in, out, g,
+                                                                                     nullptr);
+  KL_CUDA_CHECK_LAUNCH(stream);
+  return toString(g.strategy);
 }
 
 }  // namespace kernellab::transpose

@@ -12,22 +12,65 @@ namespace kernellab::access::detail {
 
 namespace {
 
-// The transpose Mem interface, recording: loadGlobal reads `in`, storeGlobal writes `out`, the
-// shared calls touch the block's tile. Values are irrelevant to transpose addresses.
+// The transpose Mem interface, recording: loadGlobal reads `in`, storeGlobal
+// writes `out`, the shared calls touch the block's tile. Values are irrelevant
+// to transpose addresses. 16-byte accesses go to views of the same buffers with
+// 16-byte elements (element i / 4), so the model counts the sectors a vector
+// access really touches.
 struct TransposeTraceMem {
   Recorder* rec;
-  int in, out, tile;
+  int in, out, tile, in4, out4;
   float loadGlobal(int64_t i) const {
     rec->record(Kind::Load, in, i);
     return 0.0f;
   }
   void storeGlobal(int64_t i, float) const { rec->record(Kind::Store, out, i); }
+  transpose::Vec4 loadGlobal4(int64_t i) const {
+    rec->record(Kind::Load, in4, i / 4);
+    return transpose::Vec4{0.0f, 0.0f, 0.0f, 0.0f};
+  }
+  void storeGlobal4(int64_t i, transpose::Vec4) const { rec->record(Kind::Store, out4, i / 4); }
   float loadShared(int i) const {
     rec->record(Kind::Load, tile, i);
     return 0.0f;
   }
   void storeShared(int i, float) const { rec->record(Kind::Store, tile, i); }
 };
+
+// What a block of a best strategy does with its head and body, in sectors per
+// warp request.
+std::string strategyTraceNote(const transpose::Geometry& g, BlockCoord tile) {
+  using namespace kernellab::transpose;
+  switch (g.strategy) {
+    case Strategy::AlignedTile: {
+      const bool head = tile.y == 0;
+      return std::string("input tile (") + std::to_string(tile.x) + "," + std::to_string(tile.y) +
+             "); loads 40 rows (8 above the tile's 32) so every output row piece "
+             "starts on a "
+             "sector: body stores touch 4 whole sectors per warp" +
+             (head ? "; this tile holds the head of each output row (a partial "
+                     "first piece)"
+                   : "");
+    }
+    case Strategy::NarrowWidth:
+    case Strategy::NarrowHeight:
+      return "16-byte accesses (buffers 'in (16-byte)' and 'out (16-byte)'): "
+             "each warp store "
+             "(or load) of one row covers 512 contiguous bytes = 16 sectors; the "
+             "other side's "
+             "16-byte accesses are 16 x the short side bytes apart per lane, "
+             "their sectors "
+             "completed by the thread's next accesses";
+    case Strategy::StagedRows:
+    case Strategy::StagedCols:
+      return "the block's " + std::to_string(g.span) +
+             " rows (or columns) are one contiguous run read (or written) by the "
+             "whole block; "
+             "the other side moves 128-byte pieces of each row";
+    default:
+      return std::string();
+  }
+}
 
 }  // namespace
 
@@ -53,22 +96,46 @@ BlockTrace traceTransposeBlock(const AccessQuery& q, ThreadRange keep) {
   Recorder& rec = t.recorder;
   rec.keepOnly(keep);
   const uint64_t inputBytes = uint64_t(g.width) * uint64_t(g.height) * 4u;
-  TransposeTraceMem m{&rec, rec.addBuffer("in", Space::Global, 4, 0),
-                      rec.addBuffer("out", Space::Global, 4, alignedAfter(inputBytes)), -1};
-  if (phaseCount(*v) > 1) m.tile = rec.addBuffer("tile", Space::Shared, 4, 0);
+  const uint64_t outBase = alignedAfter(inputBytes);
+  const int phases = blockPhaseCount(*v, g);
+  const bool vectors = *v == Variant::Best && (g.strategy == Strategy::NarrowWidth ||
+                                               g.strategy == Strategy::NarrowHeight);
+  TransposeTraceMem m{&rec,
+                      rec.addBuffer("in", Space::Global, 4, 0),
+                      rec.addBuffer("out", Space::Global, 4, outBase),
+                      -1,
+                      -1,
+                      -1};
+  if (vectors) {
+    m.in4 = rec.addBuffer("in (16-byte)", Space::Global, 16, 0);
+    m.out4 = rec.addBuffer("out (16-byte)", Space::Global, 16, outBase);
+  }
+  if (phases > 1) m.tile = rec.addBuffer("tile", Space::Shared, 4, 0);
   const BlockCoord tile = tileFor(*v, g, q.block.x, q.block.y);  // incl. the best variant's grouped order
-  runBlockPhases(t.blockDim, phaseCount(*v), [&](int p, int tx, int ty) {
+  runBlockPhases(t.blockDim, phases, [&](int p, int tx, int ty) {
     rec.beginThread(p, tx + ty * g.tile);
-    runPhase(*v, p, g, tile, tx, ty, m);
+    runBlockPhase(*v, p, g, tile, tx, ty, m);
   });
-  t.description = "block (" + std::to_string(q.block.x) + "," + std::to_string(q.block.y) +
-                  ") moves input tile (" + std::to_string(tile.x) + "," + std::to_string(tile.y) +
-                  ") of a " + std::to_string(g.width) + "x" + std::to_string(g.height) +
-                  " matrix; " + std::to_string(g.tile) + "x" + std::to_string(g.blockRows) +
-                  " threads, " + std::to_string(g.tile / g.blockRows) +
-                  (g.tile / g.blockRows == 1 ? " row each" : " rows each") +
-                  (phaseCount(*v) > 1 ? "; shared tile pitch " + std::to_string(g.pitch) + " floats"
-                                      : std::string());
+  if (*v == Variant::Best && g.strategy != Strategy::Tile) {
+    t.description = "block (" + std::to_string(q.block.x) + "," + std::to_string(q.block.y) +
+                    ") of a " + std::to_string(g.width) + "x" + std::to_string(g.height) +
+                    " matrix, strategy " + toString(g.strategy) + ": " +
+                    strategyDescription(g.strategy) + "; " + strategyTraceNote(g, tile);
+    return t;
+  }
+  t.description =
+      "block (" + std::to_string(q.block.x) + "," + std::to_string(q.block.y) +
+      ") moves input tile (" + std::to_string(tile.x) + "," + std::to_string(tile.y) + ") of a " +
+      std::to_string(g.width) + "x" + std::to_string(g.height) + " matrix; " +
+      std::to_string(g.tile) + "x" + std::to_string(g.blockRows) + " threads, " +
+      std::to_string(g.tile / g.blockRows) +
+      (g.tile / g.blockRows == 1 ? " row each" : " rows each") +
+      (phases > 1 ? "; shared tile pitch " + std::to_string(g.pitch) + " floats" : std::string()) +
+      (g.width % 8 != 0 || g.height % 8 != 0
+           ? "; rows are not a multiple of 8 floats, so row pieces start off "
+             "the "
+             "32-byte sector grid: a warp's 128 bytes touch 5 sectors, not 4"
+           : std::string());
   return t;
 }
 

@@ -21,6 +21,8 @@ struct TimedVariant {
   std::vector<BlockRecord> schedule;       // when recording was asked for
   std::vector<double> recordedSamplesMs;   // the instrumented kernel's timings
   std::string error;                       // non-empty: the launch was refused, nothing timed
+  std::string kernel;                      // the kernel that ran, when it is not the variant's
+                                           // table name (the best strategies' kernels)
 };
 
 class Backend {

@@ -3,6 +3,7 @@
 // multithreaded reference and the CPU executor that runs each variant's shared index functions.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <thread>
@@ -10,28 +11,37 @@
 
 #include "kernellab/block_executor.h"
 #include "kernellab/errors.h"
-#include "kernellab/variant_table.h"
 #include "kernellab/text.h"
 #include "kernellab/transpose.h"
+#include "kernellab/variant_table.h"
 
 namespace kernellab::transpose {
 
 const std::vector<VariantInfo>& variants() {
   static const std::vector<VariantInfo> table = {
       {Variant::Copy, "copy", "Copy (ceiling)", "copyKernel",
-       "Not a transpose: a row-major copy with the same blocks, the in-run bandwidth ceiling."},
+       "Not a transpose: a row-major copy with the same blocks, the in-run "
+       "bandwidth ceiling."},
       {Variant::Naive, "naive", "Naive", "transposeNaiveKernel",
-       "Reads rows, writes columns straight to global memory: every warp store is strided."},
+       "Reads rows, writes columns straight to global memory: every warp store "
+       "is strided."},
       {Variant::Tiled, "tiled", "Shared tile", "transposeTiledKernel",
-       "Stages a tile in shared memory so reads and writes are both coalesced rows."},
+       "Stages a tile in shared memory so reads and writes are both coalesced "
+       "rows."},
       {Variant::Padded, "padded", "Tile + 1 padding", "transposePaddedKernel",
-       "Pads each shared row by one float so a column read hits 32 different banks."},
+       "Pads each shared row by one float so a column read hits 32 different "
+       "banks."},
       {Variant::Diagonal, "diagonal", "Diagonal order", "transposeDiagonalKernel",
-       "Padded tile, blocks mapped along diagonals against partition camping (mattered before "
+       "Padded tile, blocks mapped along diagonals against partition camping "
+       "(mattered before "
        "compute capability 2.0; later GPUs hash addresses across partitions)."},
-      {Variant::Best, "best", "Best (grouped order)", "transposeBestKernel",
-       "Tuned on the H200: padded tile, 8 elements per thread, blocks launched in stripes 4 tiles "
-       "wide so resident blocks read and write long DRAM runs; its own shape (32x4 threads)."},
+      {Variant::Best, "best", "Best (by shape)", "transposeBestKernel",
+       "Tuned on the H200, its strategy chosen by shape: the padded tile in "
+       "stripes 4 tiles wide "
+       "(8 elements per thread, 32x4 threads) for large matrices, "
+       "sector-aligned output rows for "
+       "odd sizes, registers or staged rows for narrow point-cloud layouts (N "
+       "x D, D <= 256)."},
   };
   return table;
 }
@@ -55,22 +65,137 @@ constexpr int64_t kMaxGridY = 65535;
 }  // namespace
 
 namespace {
-// The best variant's shape, chosen on the H200 (docs/BENCHMARKS.md has the search): the padded
-// 32x32 tile moved by 32x4 threads (8 elements each), launched in stripes 4 tiles wide.
+// The best variant's tile shape, chosen on the H200 (docs/BENCHMARKS.md has the
+// search): the padded 32x32 tile moved by 32x4 threads (8 elements each),
+// launched in stripes 4 tiles wide.
 constexpr int kBestRows = 4;
 constexpr int kBestGroup = 4;
-}  // namespace
+// The other strategies' blocks: 32 x 8 threads.
+constexpr int kStrategyRows = 8;
 
-Geometry makeGeometry(const RunRequest& r, Variant v, int maxThreadsPerBlock) {
-  if (v == Variant::Best) {
-    RunRequest shaped = r;
-    shaped.launch.tile = 32;  // validate the size with a valid shape; the best shape replaces it
-    shaped.launch.threadsPerBlock = 256;
-    Geometry g = makeGeometry(shaped, Variant::Padded, maxThreadsPerBlock);
+// KERNELLAB_TRANSPOSE_STRATEGY forces one strategy of the best variant (for
+// measuring the alternatives at one shape); empty or unset: the shape rule.
+std::optional<Strategy> forcedStrategy(int64_t w, int64_t h) {
+  const char* env = std::getenv("KERNELLAB_TRANSPOSE_STRATEGY");
+  if (!env || !*env) return std::nullopt;
+  const std::optional<Strategy> s = strategyFromString(env);
+  if (!s)
+    throw InputError(std::string("KERNELLAB_TRANSPOSE_STRATEGY=") + env +
+                     " is not a strategy (tile, aligned-tile, narrow-width, narrow-height, "
+                     "staged-rows, staged-cols)");
+  if (!strategyApplies(*s, w, h))
+    throw InputError(std::string("KERNELLAB_TRANSPOSE_STRATEGY=") + env + " cannot move a " +
+                     std::to_string(w) + "x" + std::to_string(h) + " matrix (" +
+                     strategyDescription(*s) + ")");
+  return s;
+}
+
+Geometry bestGeometry(const RunRequest& r, int maxThreadsPerBlock) {
+  RunRequest shaped = r;
+  shaped.launch.tile = 32;  // validate the size with a valid shape; the best shape replaces it
+  shaped.launch.threadsPerBlock = 256;
+  const int64_t w = r.transpose.width, h = r.transpose.height;
+  if (w < 1 || h < 1)
+    throw InputError("--size " + std::to_string(w) + "x" + std::to_string(h) +
+                     ": width and height must be at least 1");
+  const Strategy s = forcedStrategy(w, h).value_or(chooseStrategy(w, h));
+  Geometry g;
+  if (s == Strategy::Tile || s == Strategy::AlignedTile) {
+    g = makeGeometry(shaped, Variant::Padded, maxThreadsPerBlock);
     g.blockRows = kBestRows;
     g.group = kBestGroup;
-    return g;
+    // Aligned tile: 32-row tiles down to row h - 1 + 7 (the last pieces start up to 7 rows early).
+    if (s == Strategy::AlignedTile) g.gridY = static_cast<int>((h + kAlignShift - 1 + 31) / 32);
+  } else {
+    g.width = w;
+    g.height = h;
+    g.tile = 32;
+    g.blockRows = kStrategyRows;
+    g.pitch = 33;
+    const int64_t threads = 32 * kStrategyRows;
+    int64_t blocks = 0;
+    if (s == Strategy::NarrowWidth) blocks = ((h + 3) / 4 + threads - 1) / threads;
+    if (s == Strategy::NarrowHeight) blocks = ((w + 3) / 4 + threads - 1) / threads;
+    if (s == Strategy::StagedRows || s == Strategy::StagedCols) {
+      g.span = stagedSpan(s == Strategy::StagedRows ? w : h);
+      // KERNELLAB_TRANSPOSE_SPAN: rows (columns) per staged block, for measuring alternatives.
+      if (const char* env = std::getenv("KERNELLAB_TRANSPOSE_SPAN"); env && *env) {
+        const long span = std::strtol(env, nullptr, 10);
+        const int64_t side = s == Strategy::StagedRows ? w : h;
+        if (span < 32 || span > 1024 || span % 32 != 0 || side * (span + 1) * 4 > 227 * 1024)
+          throw InputError(std::string("KERNELLAB_TRANSPOSE_SPAN=") + env +
+                           " must be a multiple of 32 in 32..1024 whose stage fits in 227 KiB");
+        g.span = static_cast<int>(span);
+      }
+      blocks = ((s == Strategy::StagedRows ? h : w) + g.span - 1) / g.span;
+    }
+    if (blocks > kMaxGridX)
+      throw InputError("--size " + std::to_string(w) + "x" + std::to_string(h) + " needs " +
+                       std::to_string(blocks) + " blocks; the CUDA grid limit is " +
+                       std::to_string(kMaxGridX));
+    g.gridX = static_cast<int>(blocks);
+    g.gridY = 1;
   }
+  g.strategy = s;
+  return g;
+}
+}  // namespace
+
+const char* toString(Strategy s) {
+  switch (s) {
+    case Strategy::Tile:
+      return "tile";
+    case Strategy::AlignedTile:
+      return "aligned-tile";
+    case Strategy::NarrowWidth:
+      return "narrow-width";
+    case Strategy::NarrowHeight:
+      return "narrow-height";
+    case Strategy::StagedRows:
+      return "staged-rows";
+    case Strategy::StagedCols:
+      return "staged-cols";
+  }
+  return "tile";
+}
+
+std::optional<Strategy> strategyFromString(const std::string& id) {
+  for (Strategy s : {Strategy::Tile, Strategy::AlignedTile, Strategy::NarrowWidth,
+                     Strategy::NarrowHeight, Strategy::StagedRows, Strategy::StagedCols})
+    if (id == toString(s)) return s;
+  return std::nullopt;
+}
+
+std::string strategyDescription(Strategy s) {
+  switch (s) {
+    case Strategy::Tile:
+      return "padded 32x32 tile, 32x4 threads, grouped launch order";
+    case Strategy::AlignedTile:
+      return "padded tile whose output row pieces start on 32-byte sectors (odd "
+             "sizes: a "
+             "partial head per output row, whole sectors after it)";
+    case Strategy::NarrowWidth:
+      return "width <= 16: each thread moves 4 rows x width in registers, "
+             "16-byte loads and "
+             "stores";
+    case Strategy::NarrowHeight:
+      return "height <= 16: each thread moves 4 columns x height in registers, "
+             "16-byte loads "
+             "and stores";
+    case Strategy::StagedRows:
+      return "width <= 256: a block stages 32 whole input rows in shared memory, "
+             "then writes "
+             "128-byte pieces of every output row";
+    case Strategy::StagedCols:
+      return "height <= 256: a block stages 32 columns of every input row in "
+             "shared memory, "
+             "then writes one contiguous run";
+  }
+  return {};
+}
+
+Geometry makeGeometry(const RunRequest& r, Variant v, int maxThreadsPerBlock) {
+  if (v == Variant::Best) return bestGeometry(r, maxThreadsPerBlock);
   const int tile = r.launch.tile;
   const int tpb = r.launch.threadsPerBlock;
   if (tile != 16 && tile != 32)
@@ -199,6 +324,13 @@ struct HostMem {
   float* shared;
   float loadGlobal(int64_t i) const { return in[i]; }
   void storeGlobal(int64_t i, float v) const { out[i] = v; }
+  Vec4 loadGlobal4(int64_t i) const { return Vec4{in[i], in[i + 1], in[i + 2], in[i + 3]}; }
+  void storeGlobal4(int64_t i, Vec4 v) const {
+    out[i] = v.x;
+    out[i + 1] = v.y;
+    out[i + 2] = v.z;
+    out[i + 3] = v.w;
+  }
   float loadShared(int i) const { return shared[i]; }
   void storeShared(int i, float v) const { shared[i] = v; }
 };
@@ -206,15 +338,17 @@ struct HostMem {
 }  // namespace
 
 void executeOnCpu(Variant v, const Geometry& g, const float* in, float* out) {
-  const int phases = phaseCount(v);
+  const int phases = blockPhaseCount(v, g);
+  const size_t sharedSize =
+      static_cast<size_t>(v == Variant::Best ? sharedFloats(g) : g.tile * g.pitch);
   forEachBlock({g.gridX, g.gridY}, [&](int bx, int by) {
     // Fresh NaN-filled shared tile per block: a phase that reads what nobody wrote shows up.
     thread_local std::vector<float> shared;
-    shared.assign(static_cast<size_t>(g.tile) * g.pitch, std::numeric_limits<float>::quiet_NaN());
+    shared.assign(sharedSize, std::numeric_limits<float>::quiet_NaN());
     HostMem m{in, out, shared.data()};
     const BlockCoord t = tileFor(v, g, bx, by);
     runBlockPhases(Dim2{g.tile, g.blockRows}, phases,
-                   [&](int p, int tx, int ty) { runPhase(v, p, g, t, tx, ty, m); });
+                   [&](int p, int tx, int ty) { runBlockPhase(v, p, g, t, tx, ty, m); });
   });
 }
 

@@ -73,6 +73,7 @@ RunResult runTranspose(const RunRequest& r, const BackendDecision& d, const RunH
 
     VariantResult vr;
     vr.variant = vi.id;
+    if (v == Variant::Best) vr.strategy = toString(g.strategy);
     TimedVariant tv = backend->run(v, g, r.warmup, r.repetitions, r.recordSchedule, hooks);
     if (!tv.error.empty()) {
       vr.ok = false;
@@ -82,7 +83,7 @@ RunResult runTranspose(const RunRequest& r, const BackendDecision& d, const RunH
       continue;
     }
     KernelResult k;
-    k.name = vi.kernel;
+    k.name = tv.kernel.empty() ? vi.kernel : tv.kernel;
     k.timing = summarize(tv.samplesMs, tv.clock);
     k.totalMs = k.timing.medianMs;
     k.bytes = bytes;

@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: MIT
+// The best transpose's strategies by shape (issue 18), as per-thread phase
+// functions shared by the CUDA kernels, the CPU executor and the access tracer,
+// like the seed variants' phases in transpose_phases.h.
+//
+// Why shape matters: a 32x32 tile moves 128-byte row pieces only when rows are
+// long and start on 128-byte boundaries. Odd sizes start every output row piece
+// off a sector, so each warp store writes partial 32-byte sectors at both ends;
+// narrow matrices (the point-cloud layouts: N points x D dimensions with D
+// = 2..256) fill only D of a tile's 32 columns.
+//
+// Memory goes through the same `Mem` policy as the seed phases, plus
+// loadGlobal4 / storeGlobal4 for 16-byte accesses at an element index that is a
+// multiple of 4.
+#pragma once
+
+#include "kernellab/transpose_phases.h"
+
+namespace kernellab::transpose {
+
+// Largest width (or height) the register strategies handle; templates are
+// instantiated for each.
+constexpr int kNarrowMax = 16;
+// Largest width (or height) the shared-memory staged strategies handle.
+constexpr int kStagedMax = 256;
+// Extra input rows the aligned tile keeps above its 32, so any output row can start its
+// 32-element piece up to 7 elements early, on a sector boundary.
+constexpr int kAlignShift = 8;
+
+// Rows (or columns) a staged block moves: whole 128-byte output pieces at least, more for
+// narrower matrices so each output row gets a longer run per block (shared memory stays near
+// 33 KB: 8 blocks per SM).
+KL_HD int stagedSpan(int64_t side) { return side <= 16 ? 256 : side <= 64 ? 128 : 32; }
+
+// ---- which strategy for which shape
+// ------------------------------------------------------------
+
+KL_HD bool strategyApplies(Strategy s, int64_t w, int64_t h) {
+  switch (s) {
+    case Strategy::NarrowWidth:
+      return w <= kNarrowMax;
+    case Strategy::NarrowHeight:
+      return h <= kNarrowMax;
+    case Strategy::StagedRows:
+      return w <= kStagedMax;
+    case Strategy::StagedCols:
+      return h <= kStagedMax;
+    case Strategy::AlignedTile:  // grid y limit
+      return (h + kAlignShift - 1 + 31) / 32 <= 65535;
+    default:
+      return true;
+  }
+}
+
+// The rule, from the H200 measurements in docs/BENCHMARKS.md (issue 18, 2026-12-01; x cudaMemcpy):
+//  - a side of at most 4 (N points in 2-4 dimensions): registers (3 x 1e6: 0.92; the shared
+//    stage 0.81);
+//  - a side of 5..32: staged in shared memory (16 x 1e6: 0.96, registers 0.60, tile 0.70;
+//    1e6 x 16: 0.92);
+//  - wider: the tile (200 x 1e6: 0.85, staged 0.76; 1e6 x 200: 0.94, staged 0.88; 64 x 1e6 the
+//    two within 1 %), with sector-aligned output rows when the output rows (height floats) are
+//    off the 32-byte grid (8191 x 8193: 0.73, the plain tile 0.58).
+KL_HD Strategy chooseStrategy(int64_t w, int64_t h) {
+  if (w <= 4) return Strategy::NarrowWidth;
+  if (h <= 4) return Strategy::NarrowHeight;
+  if (w <= 32 && h >= 8 * w) return Strategy::StagedRows;
+  if (h <= 32 && w >= 8 * h) return Strategy::StagedCols;
+  if (h % 8 != 0 && strategyApplies(Strategy::AlignedTile, w, h)) return Strategy::AlignedTile;
+  return Strategy::Tile;
+}
+
+// Floats of shared memory one block of the strategy uses.
+KL_HD int sharedFloats(const Geometry& g) {
+  switch (g.strategy) {
+    case Strategy::AlignedTile:
+      return (32 + kAlignShift) * 33;
+    case Strategy::StagedRows:
+      return static_cast<int>(g.width) * (g.span + 1);
+    case Strategy::StagedCols:
+      return g.span * (static_cast<int>(g.height) + 1);
+    case Strategy::NarrowWidth:
+    case Strategy::NarrowHeight:
+      return 0;
+    default:
+      return g.tile * g.pitch;
+  }
+}
+
+// Linear index of thread (tx, ty) in a 32 x blockRows block of a 1-D grid.
+KL_HD int64_t linearThread(const Geometry& g, BlockCoord t, int tx, int ty) {
+  return (static_cast<int64_t>(t.x) * g.blockRows + ty) * 32 + tx;
+}
+
+// ---- NarrowWidth: N x D (point-major) -> D x N, D <= 16
+// ---------------------------------------- Each thread moves 4 points: D
+// 16-byte loads of its 4 x D contiguous floats (the warp's loads together cover
+// 512 D contiguous bytes), then one 16-byte store per dimension: the warp
+// writes 512 contiguous bytes of every output row. No shared memory, no
+// barrier.
+template <int D, class Mem>
+KL_HD void narrowWidthPhase(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
+  const int64_t h = g.height;
+  const int64_t p0 = 4 * linearThread(g, t, tx, ty);
+  if (p0 >= h) return;
+  if (p0 + 4 > h) {  // the last 1-3 points
+    for (int64_t p = p0; p < h; ++p)
+      for (int q = 0; q < D; ++q) m.storeGlobal(q * h + p, m.loadGlobal(p * D + q));
+    return;
+  }
+  float v[4 * D];
+  KL_UNROLL
+  for (int j = 0; j < D; ++j) {
+    const Vec4 a = m.loadGlobal4(p0 * D + 4 * j);
+    v[4 * j] = a.x;
+    v[4 * j + 1] = a.y;
+    v[4 * j + 2] = a.z;
+    v[4 * j + 3] = a.w;
+  }
+  if (h % 4 == 0) {  // every output row starts on 16 bytes
+    KL_UNROLL
+    for (int q = 0; q < D; ++q)
+      m.storeGlobal4(q * h + p0, Vec4{v[q], v[D + q], v[2 * D + q], v[3 * D + q]});
+  } else {
+    KL_UNROLL
+    for (int q = 0; q < D; ++q) {
+      KL_UNROLL
+      for (int i = 0; i < 4; ++i) m.storeGlobal(q * h + p0 + i, v[i * D + q]);
+    }
+  }
+}
+
+// ---- NarrowHeight: D x N (dimension-major) -> N x D, D <= 16
+// ----------------------------------- The mirror: 4 columns of each of the D
+// rows in (16-byte loads when rows start on 16 bytes), then the 4 points' 4 x D
+// contiguous output floats as D 16-byte stores.
+template <int D, class Mem>
+KL_HD void narrowHeightPhase(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
+  const int64_t w = g.width;
+  const int64_t c0 = 4 * linearThread(g, t, tx, ty);
+  if (c0 >= w) return;
+  if (c0 + 4 > w) {
+    for (int64_t c = c0; c < w; ++c)
+      for (int r = 0; r < D; ++r) m.storeGlobal(c * D + r, m.loadGlobal(r * w + c));
+    return;
+  }
+  float v[4 * D];  // v[r * 4 + i] = in[r][c0 + i]
+  if (w % 4 == 0) {
+    KL_UNROLL
+    for (int r = 0; r < D; ++r) {
+      const Vec4 a = m.loadGlobal4(r * w + c0);
+      v[4 * r] = a.x;
+      v[4 * r + 1] = a.y;
+      v[4 * r + 2] = a.z;
+      v[4 * r + 3] = a.w;
+    }
+  } else {
+    KL_UNROLL
+    for (int r = 0; r < D; ++r) {
+      KL_UNROLL
+      for (int i = 0; i < 4; ++i) v[4 * r + i] = m.loadGlobal(r * w + c0 + i);
+    }
+  }
+  // Output element e = i * D + r of this thread's run is in[r][c0 + i] = v[r *
+  // 4 + i].
+  KL_UNROLL
+  for (int j = 0; j < D; ++j) {
+    float o[4];
+    KL_UNROLL
+    for (int u = 0; u < 4; ++u) {
+      const int e = 4 * j + u;
+      o[u] = v[(e % D) * 4 + e / D];
+    }
+    m.storeGlobal4(c0 * D + 4 * j, Vec4{o[0], o[1], o[2], o[3]});
+  }
+}
+
+// ---- StagedRows: N x W -> W x N, W <= 256
+// ------------------------------------------------------ A block takes span
+// consecutive input rows (points): one contiguous run of span x W floats read
+// by the whole block (coalesced whatever W is), kept transposed in shared
+// memory with pitch span + 1 (consecutive elements of a row land in different
+// banks); then each warp writes whole span-element pieces of output rows.
+template <class Mem>
+KL_HD void stagedRowsLoad(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
+  const int w = static_cast<int>(g.width), span = g.span, threads = 32 * g.blockRows;
+  const int64_t y0 = static_cast<int64_t>(t.x) * span;
+  const int rows = g.height - y0 < span ? static_cast<int>(g.height - y0) : span;
+  const int count = rows * w;
+  const int64_t base = y0 * w;
+  // Element e of the block's run is (row p, column q) = (e / w, e % w); stepping e by the block's
+  // thread count moves (p, q) by a fixed amount, so the divisions happen once per thread.
+  const int e0 = tx + 32 * ty, dp = threads / w, dq = threads % w;
+  int p = e0 / w, q = e0 % w;
+  constexpr int kBatch = 8;  // loads issued before their shared stores: bytes in flight
+  for (int eb = e0; eb < count; eb += kBatch * threads) {
+    float v[kBatch];
+    KL_UNROLL
+    for (int i = 0; i < kBatch; ++i) {
+      const int e = eb + i * threads;
+      v[i] = e < count ? m.loadGlobal(base + e) : 0.0f;
+    }
+    KL_UNROLL
+    for (int i = 0; i < kBatch; ++i) {
+      if (eb + i * threads < count) m.storeShared(q * (span + 1) + p, v[i]);
+      p += dp;
+      q += dq;
+      if (q >= w) {
+        q -= w;
+        ++p;
+      }
+    }
+  }
+}
+
+template <class Mem>
+KL_HD void stagedRowsStore(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
+  const int w = static_cast<int>(g.width), span = g.span;
+  const int64_t h = g.height, y0 = static_cast<int64_t>(t.x) * span;
+  const int rows = h - y0 < span ? static_cast<int>(h - y0) : span;
+  for (int q = ty; q < w; q += g.blockRows)
+    for (int p = tx; p < rows; p += 32)
+      m.storeGlobal(q * h + y0 + p, m.loadShared(q * (span + 1) + p));
+}
+
+// ---- StagedCols: H x N -> N x H, H <= 256
+// ------------------------------------------------------ The mirror: a block
+// takes span consecutive columns of every input row (each warp reads
+// span-element pieces of rows), then writes the span x H contiguous output
+// floats in order.
+template <class Mem>
+KL_HD void stagedColsLoad(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
+  const int h = static_cast<int>(g.height), span = g.span, threads = 32 * g.blockRows;
+  const int64_t w = g.width, x0 = static_cast<int64_t>(t.x) * span;
+  const int cols = w - x0 < span ? static_cast<int>(w - x0) : span;
+  const int count = h * span;  // (row, column) pairs, column fastest
+  const int f0 = tx + 32 * ty, dr = threads / span, dc = threads % span;
+  int r = f0 / span, c = f0 % span;
+  constexpr int kBatch = 8;
+  for (int fb = f0; fb < count; fb += kBatch * threads) {
+    float v[kBatch];
+    int rr = r, cc = c;
+    KL_UNROLL
+    for (int i = 0; i < kBatch; ++i) {
+      v[i] = (fb + i * threads < count && cc < cols) ? m.loadGlobal(rr * w + x0 + cc) : 0.0f;
+      rr += dr;
+      cc += dc;
+      if (cc >= span) {
+        cc -= span;
+        ++rr;
+      }
+    }
+    KL_UNROLL
+    for (int i = 0; i < kBatch; ++i) {
+      if (fb + i * threads < count && c < cols) m.storeShared(c * (h + 1) + r, v[i]);
+      r += dr;
+      c += dc;
+      if (c >= span) {
+        c -= span;
+        ++r;
+      }
+    }
+  }
+}
+
+template <class Mem>
+KL_HD void stagedColsStore(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
+  const int h = static_cast<int>(g.height), span = g.span, threads = 32 * g.blockRows;
+  const int64_t w = g.width, x0 = static_cast<int64_t>(t.x) * span;
+  const int cols = w - x0 < span ? static_cast<int>(w - x0) : span;
+  const int count = cols * h;
+  const int64_t base = x0 * h;
+  const int e0 = tx + 32 * ty, dc = threads / h, dr = threads % h;
+  int c = e0 / h, r = e0 % h;
+  for (int e = e0; e < count; e += threads) {
+    m.storeGlobal(base + e, m.loadShared(c * (h + 1) + r));
+    c += dc;
+    r += dr;
+    if (r >= h) {
+      r -= h;
+      ++c;
+    }
+  }
+}
+
+// ---- AlignedTile: odd sizes ---------------------------------------------------------------------
+// The padded 32x32 tile, but every output row piece starts on a 32-byte sector: output row x
+// (input column x) is cut at y = Y0 - s(x) + 32 j, where s(x) = (x * height + Y0) mod 8 moves the
+// cut back to the sector boundary. A tile therefore loads 8 input rows more (Y0 - 8 .. Y0 + 31),
+// and the first piece of each output row (the head, y < 32 - s) is partial. Reads stay
+// row-aligned as in the plain tile: reading a partial sector costs no extra DRAM traffic, writing
+// one can. (A block walking 8 tiles down with a ring of 40 rows, so the 8 rows above each tile
+// need not be read again, was measured slower on the H200: docs/BENCHMARKS.md.)
+KL_HD bool alignedInterior(const Geometry& g, BlockCoord t) {
+  const int64_t x0 = static_cast<int64_t>(t.x) * 32, y0 = static_cast<int64_t>(t.y) * 32;
+  return y0 >= kAlignShift && y0 + 32 <= g.height && x0 + 32 <= g.width;
+}
+
+template <class Mem>
+KL_HD void alignedTileLoad(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
+  constexpr int kRows = 32 + kAlignShift;
+  const int64_t x = static_cast<int64_t>(t.x) * 32 + tx;
+  const int64_t top = static_cast<int64_t>(t.y) * 32 - kAlignShift;
+  if (alignedInterior(g, t)) {
+    for (int r = ty; r < kRows; r += g.blockRows)
+      m.storeShared(r * 33 + tx, m.loadGlobal((top + r) * g.width + x));
+    return;
+  }
+  for (int r = ty; r < kRows; r += g.blockRows) {
+    const int64_t y = top + r;
+    if (y >= 0 && y < g.height && x < g.width)
+      m.storeShared(r * 33 + tx, m.loadGlobal(y * g.width + x));
+  }
+}
+
+template <class Mem>
+KL_HD void alignedTileStore(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
+  const int64_t x0 = static_cast<int64_t>(t.x) * 32, y0 = static_cast<int64_t>(t.y) * 32;
+  const int64_t h = g.height;
+  if (alignedInterior(g, t)) {
+    for (int c = ty; c < 32; c += g.blockRows) {
+      const int64_t row = (x0 + c) * h;
+      const int s = static_cast<int>((row + y0) & 7);
+      m.storeGlobal(row + y0 - s + tx, m.loadShared((kAlignShift - s + tx) * 33 + c));
+    }
+    return;
+  }
+  for (int c = ty; c < 32; c += g.blockRows) {
+    if (x0 + c >= g.width) break;
+    const int64_t row = (x0 + c) * h;
+    const int s = static_cast<int>((row + y0) & 7);
+    const int64_t y = y0 - s + tx;
+    if (y >= 0 && y < h) m.storeGlobal(row + y, m.loadShared((kAlignShift - s + tx) * 33 + c));
+  }
+}
+
+// ---- dispatch
+// -----------------------------------------------------------------------------------
+
+// Calls fn(std::integral_constant-like tag) with D as a compile-time constant,
+// 1 <= d <= 16.
+template <int D>
+struct DimTag {
+  static constexpr int value = D;
+};
+
+template <class Fn>
+KL_HD void withNarrowDim(int d, Fn&& fn) {
+  switch (d) {
+    case 1:
+      fn(DimTag<1>{});
+      break;
+    case 2:
+      fn(DimTag<2>{});
+      break;
+    case 3:
+      fn(DimTag<3>{});
+      break;
+    case 4:
+      fn(DimTag<4>{});
+      break;
+    case 5:
+      fn(DimTag<5>{});
+      break;
+    case 6:
+      fn(DimTag<6>{});
+      break;
+    case 7:
+      fn(DimTag<7>{});
+      break;
+    case 8:
+      fn(DimTag<8>{});
+      break;
+    case 9:
+      fn(DimTag<9>{});
+      break;
+    case 10:
+      fn(DimTag<10>{});
+      break;
+    case 11:
+      fn(DimTag<11>{});
+      break;
+    case 12:
+      fn(DimTag<12>{});
+      break;
+    case 13:
+      fn(DimTag<13>{});
+      break;
+    case 14:
+      fn(DimTag<14>{});
+      break;
+    case 15:
+      fn(DimTag<15>{});
+      break;
+    case 16:
+      fn(DimTag<16>{});
+      break;
+    default:
+      break;
+  }
+}
+
+// Barrier-separated phases of a variant at a geometry (the seed variants:
+// phaseCount(v)).
+KL_HD int blockPhaseCount(Variant v, const Geometry& g) {
+  if (v != Variant::Best) return phaseCount(v);
+  if (g.strategy == Strategy::NarrowWidth || g.strategy == Strategy::NarrowHeight) return 1;
+  return 2;
+}
+
+// One phase of one thread of any variant: the seed phases, or the best
+// variant's strategy.
+template <class Mem>
+KL_HD void runBlockPhase(Variant v, int phase, const Geometry& g, BlockCoord t, int tx, int ty,
+                         Mem& m) {
+  if (v != Variant::Best) {
+    runPhase(v, phase, g, t, tx, ty, m);
+    return;
+  }
+  switch (g.strategy) {
+    case Strategy::NarrowWidth:
+      withNarrowDim(static_cast<int>(g.width),
+                    [&](auto d) { narrowWidthPhase<decltype(d)::value>(g, t, tx, ty, m); });
+      break;
+    case Strategy::NarrowHeight:
+      withNarrowDim(static_cast<int>(g.height),
+                    [&](auto d) { narrowHeightPhase<decltype(d)::value>(g, t, tx, ty, m); });
+      break;
+    case Strategy::StagedRows:
+      if (phase == 0)
+        stagedRowsLoad(g, t, tx, ty, m);
+      else
+        stagedRowsStore(g, t, tx, ty, m);
+      break;
+    case Strategy::StagedCols:
+      if (phase == 0)
+        stagedColsLoad(g, t, tx, ty, m);
+      else
+        stagedColsStore(g, t, tx, ty, m);
+      break;
+    case Strategy::AlignedTile:
+      if (phase == 0)
+        alignedTileLoad(g, t, tx, ty, m);
+      else
+        alignedTileStore(g, t, tx, ty, m);
+      break;
+    default:
+      runPhase(v, phase, g, t, tx, ty, m);
+      break;
+  }
+}
+
+}  // namespace kernellab::transpose
