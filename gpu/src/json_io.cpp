@@ -399,6 +399,7 @@ void to_json(json& j, const VariantResult& v) {
            {"verification", v.verification},
            {"schedule", v.schedule},
            {"schedule_overhead_pct", v.scheduleOverheadPct}};
+  if (!v.iterationsFrom.empty()) j["iterations_from"] = v.iterationsFrom;
   if (v.clustering) j["clustering"] = *v.clustering;
   if (v.knn) j["knn"] = *v.knn;
 }
@@ -418,6 +419,7 @@ void from_json(const json& j, VariantResult& v) {
   opt(j, "verification", v.verification);
   opt(j, "schedule", v.schedule);
   opt(j, "schedule_overhead_pct", v.scheduleOverheadPct);
+  opt(j, "iterations_from", v.iterationsFrom);
   if (auto it = j.find("clustering"); it != j.end() && it->is_object())
     v.clustering = it->get<ClusteringOutput>();
   if (auto it = j.find("knn"); it != j.end() && it->is_object()) v.knn = it->get<KnnDetails>();
