@@ -22,5 +22,9 @@ QString deviceShort(const kernellab::RunResult& r);
 // "cuda-events" -> "CUDA events"; "cpu-steady-clock" -> "CPU steady clock".
 QString clockTitle(const std::string& clock);
 QString fromStd(const std::string& s);
+// A message of the shared request checks, which name command-line options ("--tpb 16 must
+// be..."), in the window's words: the experiment panel's field names ("Threads per block 16 must
+// be..."). `family` tells KNN's k (neighbours) from clustering's K.
+QString inPanelTerms(const QString& message, kernellab::Family family);
 
 }  // namespace kernellab::app
