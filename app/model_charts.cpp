@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "run_text.h"
+#include "view_style.h"
 
 namespace kernellab::app {
 namespace {
@@ -254,8 +255,8 @@ QVector<ChartSpec> knnCharts(const RunResult& run) {
   ChartSpec shared = time;
   shared.id = QStringLiteral("shared-memory");
   shared.title = QObject::tr("KNN shared memory per block");
-  shared.yLabel = QObject::tr("Shared memory per block (kB, 1 kB = 1000 B)");
-  shared.unit = QStringLiteral("kB");
+  shared.yLabel = widgets::sharedMemoryAxisLabel();
+  shared.unit = QStringLiteral("KiB");
   ChartSpec blocks = time;
   blocks.id = QStringLiteral("blocks");
   blocks.title = QObject::tr("KNN resident blocks per SM (CUDA occupancy API)");
@@ -281,7 +282,7 @@ QVector<ChartSpec> knnCharts(const RunResult& run) {
     if (v.knn) {
       ChartSeries m = s;
       m.x << static_cast<double>(i);
-      m.y << static_cast<double>(v.knn->sharedBytesPerBlock) / 1000.0;
+      m.y << static_cast<double>(v.knn->sharedBytesPerBlock) / widgets::kBytesPerKiB;
       shared.series << m;
     }
     if (!v.kernels.empty() && v.kernels.front().resources) {

@@ -5,6 +5,7 @@
 #include <QVBoxLayout>
 
 #include "kernellab/backend.h"
+#include "kernellab/schedule_model.h"
 #include "model_charts.h"
 #include "occupancy_view.h"
 #include "page_hint.h"
@@ -74,22 +75,38 @@ void OccupancyPage::refresh() {
     const RunResult& run = any->run();
     runLabel_ = any->label;
     // The calculator takes the run's launch: threads per block of its first kernel, and the
-    // shared memory a KNN variant reports. Registers are only known from a CUDA build's kernels.
+    // shared memory of the kernel a view models. A transpose run is the padded kernel, as the
+    // Schedule view's model has it (one function gives both). Registers are only known from a
+    // CUDA build's kernels: 0 here, "not limiting", in both views.
     int tpb = run.request.launch.threadsPerBlock;
     int shared = 0;
-    for (const VariantResult& v : run.variants) {
-      if (!v.ok || v.kernels.empty()) continue;
-      const KernelResult& k = v.kernels.front();
-      if (k.blockX > 0) tpb = k.blockX * std::max(1, k.blockY);
-      if (v.knn) shared = static_cast<int>(v.knn->sharedBytesPerBlock);
-      break;
+    QString kernel;
+    if (run.request.family == Family::Transpose) {
+      const occupancy::Input in = schedule::transposeOccupancyInput(run.request, 0);
+      tpb = in.threadsPerBlock;
+      shared = in.sharedBytesPerBlock;
+      kernel = tr("the padded transpose kernel (a %1 x %2 tile of floats: %L3 B of shared memory), as in the "
+                  "Schedule view's model")
+                   .arg(run.request.launch.tile + 1)
+                   .arg(run.request.launch.tile)
+                   .arg(shared);
+    } else {
+      for (const VariantResult& v : run.variants) {
+        if (!v.ok || v.kernels.empty()) continue;
+        const KernelResult& k = v.kernels.front();
+        if (k.blockX > 0) tpb = k.blockX * std::max(1, k.blockY);
+        if (v.knn) shared = static_cast<int>(v.knn->sharedBytesPerBlock);
+        break;
+      }
+      kernel = shared > 0 ? tr("%L1 B of shared memory per block").arg(shared) : tr("no shared memory counted");
     }
     view_->setInputs(tpb, 0, shared);
-    text = tr("Run %1 ran on the %2 backend: its kernels have no registers, shared memory or CUDA "
-              "occupancy API values to put next to the calculator (those are read from a CUDA device). "
-              "The calculator shows its launch: %3 threads per block.")
+    text = tr("Run %1 ran on the %2 backend: its kernels have no registers or CUDA occupancy API values to "
+              "put next to the calculator (those are read from a CUDA device). The calculator shows its launch: "
+              "%3 threads per block, %4; registers unknown (0, not limiting).")
                .arg(any->label, fromStd(run.backend).toUpper())
-               .arg(tpb);
+               .arg(tpb)
+               .arg(kernel);
   } else {
     text = tr("No run selected: the calculator works on its own. Select a run recorded on a CUDA GPU to "
               "see every kernel's registers, shared memory and blocks per SM next to the calculator's answer.");

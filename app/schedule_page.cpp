@@ -127,6 +127,19 @@ const RunRef* SchedulePage::modelRun() const { return selection_.pick(&isTranspo
 
 void SchedulePage::showRuns(const RunSelection& selection) {
   selection_ = selection;
+  // A run recorded on a GPU is modelled on that GPU when it comes into view; the user's choice of
+  // another architecture then holds until another run does.
+  const RunRef* ref = modelRun();
+  const QString key = ref ? QStringLiteral("%1/%2").arg(ref->entryId).arg(ref->index) : QString();
+  if (key != modelRunKey_) {
+    modelRunKey_ = key;
+    if (ref && ref->run().device.backend == "cuda") {
+      wantedArch_ = kRunArch;
+      userHashed_.reset();
+    } else if (wantedArch_ == kRunArch) {
+      wantedArch_ = QStringLiteral("gt200");  // the teaching default for runs without a GPU
+    }
+  }
   refreshArchChoices();
   refreshModel();
   refreshGantt();

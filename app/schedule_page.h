@@ -75,6 +75,7 @@ class SchedulePage : public QObject, public ViewPage {
   kernellab::RunRequest panelRequest_;
   std::optional<kernellab::DeviceInfo> machineGpu_;
   QString wantedArch_ = QStringLiteral("gt200");
+  QString modelRunKey_;  // the run the model showed last: a newly opened GPU run brings its GPU
   std::optional<bool> userHashed_;   // the partition toggle as the user left it, per architecture
   QString modelRunLabel_;
   QString ganttRunLabel_;
