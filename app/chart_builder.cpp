@@ -366,8 +366,8 @@ QVector<const PublishedTable*> deviceTables(const QVector<const RunRef*>& runs, 
 }
 
 QString deviceCategory(const PublishedTable& t, const PublishedDevice& d) {
-  return t.ownMeasurement ? QObject::tr("%1 (%2)").arg(referenceLabel(t), t.problem.section(QLatin1Char(' '), 0, 0))
-                          : QObject::tr("%1 (published)").arg(d.device);
+  // Short, so it stays whole under its bars; the size and the source are in the notes.
+  return t.ownMeasurement ? QObject::tr("%1 (measured %2)").arg(d.device, t.measured) : QObject::tr("%1 (published)").arg(d.device);
 }
 
 QString deviceSeriesName(const PublishedTable& t, const QString& variant) {

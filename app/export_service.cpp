@@ -85,7 +85,13 @@ ReportContent collectReport(const ViewPages& pages, const QVector<PagePicture>& 
   QHash<QString, QString> titles;
   for (const auto& page : pages) {
     titles[page->id()] = page->title();
-    for (const widgets::ChartSpec& spec : page->charts()) c.charts.push_back({page->chartSection(spec), spec, page->chartsLogScale()});
+    for (widgets::ChartSpec spec : page->charts()) {
+      if (spec.caption.isEmpty()) {
+        const QString run = page->chartRun(spec);
+        if (!run.isEmpty()) spec.caption = QObject::tr("Of %1.").arg(run);
+      }
+      c.charts.push_back({page->chartSection(spec), spec, page->chartsLogScale()});
+    }
   }
   for (const PagePicture& p : pictures)
     if (!p.image.isNull()) c.pictures.push_back({titles.value(p.pageId, p.pageId), p.caption, p.image});

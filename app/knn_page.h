@@ -39,6 +39,8 @@ class KnnPage : public QObject, public ViewPage {
   void showRuns(const RunSelection& selection) override;
   QVector<widgets::ChartSpec> charts() const override;
   QImage snapshot() override;
+  QVector<ViewPicture> pictures() override;
+  QString chartRun(const widgets::ChartSpec& chart) const override;
 
   widgets::KnnView* view() const { return view_; }
   PageHint* hint() const { return hint_; }

@@ -53,6 +53,7 @@ void OccupancyPage::showBackend(const BackendStatus& status) {
 void OccupancyPage::refresh() {
   runLabel_.clear();
   deviceValues_ = false;
+  kernelKnown_ = false;
   const RunRef* ref = selection_.pick(&hasResources);
   if (ref) {
     // The run's GPU becomes the "this GPU" preset and its kernels fill the device table.
@@ -61,6 +62,7 @@ void OccupancyPage::refresh() {
     runLabel_ = ref->label;
     deviceName_ = fromStd(run.device.name);
     deviceValues_ = true;
+    kernelKnown_ = true;
     hint_->clearHint();
     return;
   }
@@ -82,6 +84,7 @@ void OccupancyPage::refresh() {
     int shared = 0;
     QString kernel;
     if (run.request.family == Family::Transpose) {
+      kernelKnown_ = true;
       const occupancy::Input in = schedule::transposeOccupancyInput(run.request, 0);
       tpb = in.threadsPerBlock;
       shared = in.sharedBytesPerBlock;
@@ -121,7 +124,8 @@ void OccupancyPage::refresh() {
 }
 
 QVector<widgets::ChartSpec> OccupancyPage::charts() const {
-  if (runLabel_.isEmpty()) return {};
+  // Exports and reports: only for a kernel of the run, not for a calculator left at its inputs.
+  if (runLabel_.isEmpty() || !kernelKnown_) return {};
   const occupancy::Result& r = view_->result();
   QVector<widgets::ChartSpec> out = occupancyCharts(r.arch, r.input);
   if (deviceValues_) {
@@ -133,8 +137,22 @@ QVector<widgets::ChartSpec> OccupancyPage::charts() const {
 }
 
 QImage OccupancyPage::snapshot() {
-  if (runLabel_.isEmpty()) return {};
-  return view_->grab().toImage();
+  // The device's own registers, shared memory and blocks per SM next to the calculator: only
+  // a GPU run has them (its charts say the rest).
+  if (!deviceValues_) return {};
+  return view_->reportPicture();
+}
+
+QString OccupancyPage::chartRun(const widgets::ChartSpec&) const {
+  const RunRef* ref = deviceValues_ ? selection_.pick(&hasResources) : selection_.primaryRun();
+  return ref ? runStamp(ref->label, ref->run()) : QString();
+}
+
+QVector<ViewPicture> OccupancyPage::pictures() {
+  const RunRef* ref = selection_.pick(&hasResources);
+  const QImage image = snapshot();
+  if (!ref || image.isNull()) return {};
+  return {ViewPicture{QString(), tr("Occupancy of the kernels of %1").arg(runStamp(ref->label, ref->run())), image}};
 }
 
 }  // namespace kernellab::app

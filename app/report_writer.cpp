@@ -121,7 +121,7 @@ QString resultsSection(const TableData& t) {
   QVector<int> columns;
   for (int c = 0; c < t.headers.size(); ++c)
     if (c != runCol && c != configCol && c != deviceCol && c != noteCol) columns << c;
-  QString html = QStringLiteral("<h2>Results</h2>\n");
+  QString html = QStringLiteral("<h2 style=\"page-break-before: always\">Results</h2>\n");
   QString current;
   for (int r = 0; r < t.rows.size(); ++r) {
     const QStringList& cells = t.rows[r];
@@ -186,8 +186,12 @@ constexpr double kChartScale = 2.0;
 
 QHash<QString, QImage> reportImages(const ReportContent& c) {
   QHash<QString, QImage> images;
-  for (int i = 0; i < c.charts.size(); ++i)
-    images[QStringLiteral("chart-%1").arg(i)] = widgets::renderChartImage(c.charts[i].spec, c.charts[i].logY, c.chartSize, kChartScale);
+  for (int i = 0; i < c.charts.size(); ++i) {
+    // The notes go under the figure as text: the plot keeps the picture's height.
+    widgets::ChartSpec spec = c.charts[i].spec;
+    spec.notes.clear();
+    images[QStringLiteral("chart-%1").arg(i)] = widgets::renderChartImage(spec, c.charts[i].logY, c.chartSize, kChartScale);
+  }
   for (int i = 0; i < c.pictures.size(); ++i) images[QStringLiteral("picture-%1").arg(i)] = c.pictures[i].image;
   return images;
 }
@@ -258,7 +262,8 @@ QString reportHtml(const ReportContent& c, const QHash<QString, QString>& imageU
     if (!sections.contains(picture.section)) sections << picture.section;
   int figure = 0;
   for (const QString& section : sections) {
-    html += QStringLiteral("<h2>%1</h2>\n").arg(esc(section));
+    // Each section starts a page on paper: a heading never stays alone at a page's foot.
+    html += QStringLiteral("<h2 style=\"page-break-before: always\">%1</h2>\n").arg(esc(section));
     for (int i = 0; i < c.charts.size(); ++i) {
       const auto& chart = c.charts[i];
       if (chart.section != section) continue;
@@ -269,6 +274,11 @@ QString reportHtml(const ReportContent& c, const QHash<QString, QString>& imageU
                   .arg(esc(chart.spec.title))
                   .arg(++figure)
                   .arg(esc(chart.spec.caption));
+      if (!chart.spec.notes.isEmpty()) {
+        QStringList notes;
+        for (const QString& n : chart.spec.notes) notes << esc(n);
+        html += QStringLiteral("<p class=\"note\">%1</p>\n").arg(notes.join(QStringLiteral("<br>")));
+      }
     }
     for (int i = 0; i < c.pictures.size(); ++i) {
       const auto& picture = c.pictures[i];

@@ -42,7 +42,7 @@ struct ReportContent {
   TableData table;
   // Charts are drawn at this size (logical pixels) and shown at its width: it fits the text
   // width of a landscape A4 page with 12 mm margins (273 mm = 1031 px at 96 dpi).
-  QSize chartSize{1000, 540};
+  QSize chartSize{1000, 560};
 };
 
 // Writes HTML when the path ends in .html/.htm, PDF when it ends in .pdf.

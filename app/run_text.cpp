@@ -84,6 +84,11 @@ QString clockTitle(const std::string& clock) {
   return fromStd(clock);
 }
 
+QString runStamp(const QString& label, const RunResult& run) {
+  const QString when = fromStd(run.createdAt).replace(QLatin1Char('T'), QLatin1Char(' ')).remove(QLatin1Char('Z')).left(16);
+  return QObject::tr("run %1 (%2), %3, %4 UTC").arg(label, requestSummary(run.request), deviceShort(run), when);
+}
+
 QString inPanelTerms(const QString& message, Family family) {
   // Field names as the experiment panel labels them; options the panel has no field for stay.
   struct Term {

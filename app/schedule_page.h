@@ -37,6 +37,7 @@ class SchedulePage : public QObject, public ViewPage {
   void showBackend(const kernellab::BackendStatus& status) override;
   QVector<widgets::ChartSpec> charts() const override;
   QVector<ViewPicture> pictures() override;
+  QString chartRun(const widgets::ChartSpec& chart) const override;
   QStringList parts() const override { return {QStringLiteral("schedule-model"), QStringLiteral("gantt")}; }
   bool showPart(const QString& part) override;
   void saveSettings(QSettings& settings) const override;

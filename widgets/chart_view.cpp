@@ -34,20 +34,46 @@ struct Decorations {
 constexpr const char* kSideName = "kl_side";
 constexpr const char* kBelowName = "kl_below";
 
+// The plot's row takes the height left over; title, legend and notes only what they need.
+void stretchPlotRow(QCustomPlot* plot) {
+  QCPLayoutGrid* grid = plot->plotLayout();
+  for (int r = 0; r < grid->rowCount(); ++r)
+    grid->setRowStretchFactor(r, grid->hasElement(r, 0) && grid->element(r, 0) == plot->axisRect() ? 1.0 : 0.001);
+}
+
 // Title above, the plot with the legend at its right (vertically centred) or below it, notes
 // under everything. The legend always sits outside the plot area, inside the chart. Done once.
 Decorations ensureDecorations(QCustomPlot* plot) {
   Decorations d;
   d.title = plot->findChild<QCPTextElement*>(QLatin1String(kTitleName));
   d.notes = plot->findChild<QCPTextElement*>(QLatin1String(kNotesName));
-  d.side = plot->findChild<QCPLayoutGrid*>(QLatin1String(kSideName));
-  d.below = plot->findChild<QCPLayoutGrid*>(QLatin1String(kBelowName));
-  if (d.title && d.notes && d.side && d.below) return d;
+  // Layout grids have no QObject parent: find them among the layout's elements.
+  for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
+    if (!e) continue;
+    if (e->objectName() == QLatin1String(kSideName)) d.side = qobject_cast<QCPLayoutGrid*>(e);
+    if (e->objectName() == QLatin1String(kBelowName)) d.below = qobject_cast<QCPLayoutGrid*>(e);
+  }
+  if (d.title && d.notes && d.side) return d;
 
   QCPLayoutGrid* grid = plot->plotLayout();
+  // Every text unhinted: QCustomPlot sizes its elements with the fonts' metrics, and exports
+  // draw them scaled, where hinting does not apply; hinted metrics at screen size came out up to
+  // a fifth narrower than the drawn text, and legends and titles were cut.
+  QFont base = plot->font();
+  base.setHintingPreference(QFont::PreferNoHinting);
+  plot->setFont(base);
+  plot->legend->setFont(base);
+  for (QCPAxis* axis : plot->axisRect()->axes()) {
+    QFont label = axis->labelFont(), ticks = axis->tickLabelFont();
+    label.setHintingPreference(QFont::PreferNoHinting);
+    ticks.setHintingPreference(QFont::PreferNoHinting);
+    axis->setLabelFont(label);
+    axis->setTickLabelFont(ticks);
+  }
   QFont titleFont = plot->font();
   titleFont.setPointSizeF(titleFont.pointSizeF() * 1.2);
   titleFont.setBold(true);
+  titleFont.setHintingPreference(QFont::PreferNoHinting);  // as measured by wrapToWidth
   grid->insertRow(0);
   d.title = new QCPTextElement(plot, QString(), titleFont);
   d.title->setObjectName(QLatin1String(kTitleName));
@@ -66,26 +92,28 @@ Decorations ensureDecorations(QCustomPlot* plot) {
   plot->legend->setRowSpacing(2);
   plot->legend->setColumnSpacing(12);
 
-  d.below = new QCPLayoutGrid;
-  d.below->setObjectName(QLatin1String(kBelowName));
-  grid->addElement(2, 0, d.below);
-
   QFont noteFont = plot->font();
   noteFont.setPointSizeF(noteFont.pointSizeF() * 0.85);
+  noteFont.setHintingPreference(QFont::PreferNoHinting);
   d.notes = new QCPTextElement(plot, QString(), noteFont);
   d.notes->setObjectName(QLatin1String(kNotesName));
   d.notes->setTextColor(QColor(90, 90, 90));
   d.notes->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
   d.notes->setMargins(QMargins(12, 2, 12, 6));
-  grid->addElement(3, 0, d.notes);
+  grid->addElement(2, 0, d.notes);
   grid->setRowSpacing(2);
+  stretchPlotRow(plot);
   return d;
 }
 
 // Wraps text at spaces so no line is wider than `width` pixels in `font` (QCPTextElement does
 // not wrap by itself).
 QString wrapToWidth(const QStringList& paragraphs, const QFont& font, int width) {
-  const QFontMetrics fm(font);
+  // Unhinted metrics: exports draw the text scaled, where hinting does not apply, and hinted
+  // advances at screen size come out up to a fifth narrower than what is drawn.
+  QFont unhinted = font;
+  unhinted.setHintingPreference(QFont::PreferNoHinting);
+  const QFontMetricsF fm(unhinted);
   QStringList lines;
   for (const QString& p : paragraphs) {
     QString line;
@@ -405,26 +433,39 @@ void fitToWidth(QCustomPlot* plot, const ChartSpec& spec) {
   const Decorations d = ensureDecorations(plot);
   const int width = std::max(200, plot->width());
   // Title and notes wrap at the chart's width: never cut at its edges.
-  d.title->setText(wrapToWidth({spec.title}, d.title->font(), width - 24));
-  d.notes->setText(wrapToWidth(spec.notes, d.notes->font(), width - 30));
 
   // The legend: beside the plot when it takes at most 30 % of the width, else below it in as
   // many columns as fit. Either way outside the plot area and inside the chart.
   QCPLegend* legend = plot->legend;
   int itemWidth = 0;
   for (int i = 0; i < legend->itemCount(); ++i)
-    itemWidth = std::max(itemWidth, legend->item(i)->minimumOuterSizeHint().width());
+    if (QCPAbstractLegendItem* item = legend->item(i))  // a wrapped legend has empty cells
+      itemWidth = std::max(itemWidth, item->minimumOuterSizeHint().width());
   const int sideWidth = itemWidth + legend->margins().left() + legend->margins().right() + 12;
   const bool beside = sideWidth <= 0.3 * width;
   const bool isBeside = d.side->hasElement(1, 0) && d.side->element(1, 0) == legend;
   if (beside != isBeside) {
-    if (isBeside) d.side->take(legend);
-    else d.below->take(legend);
-    if (beside) d.side->addElement(1, 0, legend);
-    else d.below->addElement(0, 0, legend);
+    // The row under the plot exists only while it holds the legend: an empty grid in the
+    // layout's first column would cap that column's width.
+    QCPLayoutGrid* grid = plot->plotLayout();
+    if (isBeside) {
+      d.side->take(legend);
+      grid->insertRow(2);
+      auto* below = new QCPLayoutGrid;
+      below->setObjectName(QLatin1String(kBelowName));
+      grid->addElement(2, 0, below);
+      below->addElement(0, 0, legend);
+    } else {
+      d.below->take(legend);
+      grid->remove(d.below);
+      grid->simplify();
+      d.side->addElement(1, 0, legend);
+    }
+    stretchPlotRow(plot);
   }
   if (beside) {
-    legend->setWrap(0);
+    // One column: rows filled first, never wrapped (QCustomPlot's wrap 0 would wrap at once).
+    legend->setWrap(std::max(1, legend->elementCount()));
     legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
   } else {
     const int columns = std::max(1, (width - 40) / std::max(1, itemWidth + legend->columnSpacing()));
@@ -432,6 +473,12 @@ void fitToWidth(QCustomPlot* plot, const ChartSpec& spec) {
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
   }
   d.side->setVisible(beside);  // an empty side column takes no room
+
+  // Title and notes wrap in the plot's column (beside the legend, not over it), with a little
+  // to spare for the rounding of scaled text.
+  const int column = beside ? width - sideWidth - 10 : width;
+  d.title->setText(wrapToWidth({spec.title}, d.title->font(), int(column * 0.95) - 24));
+  d.notes->setText(wrapToWidth(spec.notes, d.notes->font(), int(column * 0.95) - 30));
 
   if (spec.kind == ChartKind::Lines || spec.categories.isEmpty()) return;
   // Category labels stay whole and apart: on one line when they fit, broken at their
@@ -451,7 +498,8 @@ void fitToWidth(QCustomPlot* plot, const ChartSpec& spec) {
   for (int c = 0; c < spec.categories.size(); ++c)
     ticker->addTick(c, useBroken ? brokenLabel(spec.categories[c]) : spec.categories[c]);
   x->setTicker(ticker);
-  x->setTickLabelRotation(slant ? 30 : 0);
+  // Slanted up to the left: each label ends under its own group.
+  x->setTickLabelRotation(slant ? -30 : 0);
 }
 
 QString pointTooltip(const ChartSpec& spec, int seriesIndex, int point) {

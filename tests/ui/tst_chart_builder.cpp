@@ -234,7 +234,7 @@ class TstChartBuilder : public QObject {
     QVERIFY(fraction);
     QString h200;
     for (const QString& c : fraction->categories)
-      if (c.startsWith(QStringLiteral("H200, measured 2026-11-29"))) h200 = c;
+      if (c == QStringLiteral("H200 (measured 2026-11-29)")) h200 = c;
     QVERIFY2(!h200.isEmpty(), qPrintable(fraction->categories.join(QStringLiteral(" | "))));
     const ChartSeries* naive = series(*fraction, QStringLiteral("H200, measured 2026-11-29: %1").arg(variantTitle(Family::Transpose, "naive")));
     QVERIFY(naive);
