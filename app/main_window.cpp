@@ -66,6 +66,9 @@ void MainWindow::buildUi() {
   banner_ = new widgets::MessageBanner(central);
   tabs_ = new QTabWidget(central);
   tabs_->setDocumentMode(true);
+  // The views squeeze rather than widen the window: it keeps the size it was given (a page of
+  // wide controls once made a 1500 px window 2229 px wide).
+  tabs_->setMinimumSize(1, 1);
   pages_ = makeViewPages(tabs_);
   for (const auto& page : pages_) {
     page->setHost(this);

@@ -5,6 +5,7 @@
 // fails cleanly without changing anything.
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QtTest>
@@ -302,6 +303,42 @@ class TstWindowRun : public QObject {
     QVERIFY(tile->isVisible());
     QTRY_VERIFY2(tile->height() >= tile->minimumSizeHint().height(),
                  qPrintable(QStringLiteral("the Tile field is %1 px high").arg(tile->height())));
+  }
+
+
+  // Issue 14, item 9: Cancel shows "Cancelling..." until the run has stopped, then "Cancelled".
+  void cancellingIsShownUntilTheRunStops() {
+    MainWindow w;
+    RunRequest r = kltest::smallTranspose(2048);
+    r.repetitions = 100000;
+    r.measureCeilings = false;
+    w.usePreset(r, false);
+    QSignalSpy progress(w.coordinator(), &RunCoordinator::progress);
+    QSignalSpy settled(&w, &MainWindow::runSettled);
+    QVERIFY(w.startRun());
+    QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 2, 60000);
+    w.cancelRun();
+    QVERIFY2(w.stageText().startsWith(QStringLiteral("Cancelling")), qPrintable(w.stageText()));
+    QVERIFY(settled.wait(60000));
+    QCOMPARE(w.stageText(), QStringLiteral("Cancelled"));
+  }
+
+  // Issue 14, item 7: a bad launch is refused in the window's words, not the CLI's.
+  void launchErrorsNameThePanelsFields() {
+    MainWindow w;
+    RunRequest r;
+    r.family = Family::KMeans;
+    r.clustering.n = 1000;
+    r.launch.threadsPerBlock = 2048;
+    r.backend = BackendChoice::Cpu;
+    w.usePreset(r, false);
+    QSignalSpy settled(&w, &MainWindow::runSettled);
+    QVERIFY(w.startRun());
+    QVERIFY(settled.wait(60000));
+    const QString said = settled.first().at(1).toString();
+    const QString shown = w.banner()->text();
+    QVERIFY2(shown.contains(QStringLiteral("Threads per block 2048")), qPrintable(shown + QStringLiteral(" / ") + said));
+    QVERIFY2(!shown.contains(QStringLiteral("--tpb")), qPrintable(shown));
   }
 
   void unavailableFamilyFailsCleanly() {
