@@ -5,6 +5,7 @@
 #include <QObject>
 #include <algorithm>
 
+#include "published_baselines.h"
 #include "run_text.h"
 #include "view_style.h"
 
@@ -293,6 +294,31 @@ QVector<ChartSpec> knnCharts(const RunResult& run) {
     }
   }
   time.notes << QObject::tr("Median of %1 repetitions with min-max whiskers; clock: %2.").arg(run.request.repetitions).arg(clock);
+  if (run.backend == "cpu") {
+    // Beside a CPU run, what the GPU does: KernelLab's own H200 run of every variant.
+    bool reference = false;
+    for (const PublishedTable* t : gpuReference().forFamily(Family::Knn)) {
+      for (const PublishedSeries& ps : t->series) {
+        const int c = static_cast<int>(time.categories.indexOf(variantTitle(Family::Knn, ps.variant.toStdString())));
+        if (c < 0 || ps.values.isEmpty()) continue;
+        ChartSeries s;
+        s.name = QObject::tr("%1: %2").arg(referenceLabel(*t), variantTitle(Family::Knn, ps.variant.toStdString()));
+        s.colorIndex = variantColorIndex(Family::Knn, ps.variant.toStdString());
+        s.published = s.reference = true;
+        s.source = t->source;
+        s.x << c;
+        s.y << ps.values.front();
+        s.notes << t->problem;
+        time.series << s;
+        reference = true;
+      }
+      if (reference)
+        time.notes << QObject::tr("Cross-hatched bars: KernelLab on an NVIDIA H200, measured %1 (%2), not in this run: %3")
+                          .arg(t->measured, t->problem, t->source);
+    }
+    time.notes << QObject::tr("CPU backend: times of the CPU executor running the kernels' index functions on CPU threads, "
+                              "not GPU times; on a CPU the ranking of the variants can reverse.");
+  }
   QVector<ChartSpec> out;
   for (const ChartSpec& c : {time, shared, blocks})
     if (!c.isEmpty()) out << c;

@@ -295,7 +295,13 @@ class TstViewPages : public QObject {
     const auto charts = page->charts();
     const auto* time = chartNamed(charts, QStringLiteral("time"));
     QVERIFY(time);
-    QCOMPARE(time->series.size(), 4);
+    // Four measured variants, and beside this CPU run the H200's four (cross-hatched, dated).
+    QCOMPARE(time->series.size(), 8);
+    for (int i = 4; i < 8; ++i) {
+      QVERIFY(time->series[i].reference);
+      QVERIFY(time->series[i].name.startsWith(QStringLiteral("H200, measured 2026-11-29")));
+    }
+    QVERIFY(time->notes.join(QLatin1Char(' ')).contains(QStringLiteral("CPU backend")));
     for (int i = 0; i < 4; ++i) {
       QCOMPARE(time->series[i].y.front(), run.variants[size_t(i)].total.medianMs);
       QCOMPARE(time->series[i].high.front(), run.variants[size_t(i)].total.maxMs);
