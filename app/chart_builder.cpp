@@ -204,7 +204,7 @@ struct SeriesBook {
 };
 
 QStringList measuredNotes(const QVector<const RunRef*>& runs, bool referenceShown = false,
-                          const QString& referenceDate = QString()) {
+                          const QString& date = referenceDate(gpuReference())) {
   QStringList notes;
   if (runs.isEmpty()) return notes;
   QSet<QString> devices;
@@ -225,7 +225,7 @@ QStringList measuredNotes(const QVector<const RunRef*>& runs, bool referenceShow
                .arg(deviceList.join(QStringLiteral(", ")), clock.isEmpty() ? QObject::tr("no timings") : clock)
                .arg(reps)
                .arg(warm);
-  if (cpu) notes << cpuNote(referenceShown, referenceDate);
+  if (cpu) notes << cpuNote(referenceShown, date);
   return notes;
 }
 

@@ -181,6 +181,10 @@ QString pngDataUri(const QImage& image) {
   return QStringLiteral("data:image/png;base64,") + QString::fromLatin1(bytes.toBase64());
 }
 
+// A landscape A4 page with 12 mm margins has 186 mm of text height (703 px at 96 dpi); a picture
+// leaves room for its caption.
+constexpr double kMaxPictureHeight = 640;
+
 // Charts drawn at twice their shown size: sharp in browsers and on paper.
 constexpr double kChartScale = 2.0;
 
@@ -283,8 +287,12 @@ QString reportHtml(const ReportContent& c, const QHash<QString, QString>& imageU
     for (int i = 0; i < c.pictures.size(); ++i) {
       const auto& picture = c.pictures[i];
       if (picture.section != section) continue;
+      // As wide as a chart at most, and no taller than a landscape page's text (an image is never
+      // split across pages: one taller than a page was cut).
       const double dpr = std::max(1.0, picture.image.devicePixelRatio());
-      const int width = std::min(c.chartSize.width(), static_cast<int>(picture.image.width() / dpr));
+      int width = std::min(c.chartSize.width(), static_cast<int>(picture.image.width() / dpr));
+      const double aspect = double(picture.image.height()) / std::max(1, picture.image.width());
+      if (width * aspect > kMaxPictureHeight) width = static_cast<int>(kMaxPictureHeight / aspect);
       html += QStringLiteral("<p><img src=\"%1\" width=\"%2\" alt=\"%3\"></p>\n<p class=\"caption\">Figure %4. %3</p>\n")
                   .arg(imageUrls.value(QStringLiteral("picture-%1").arg(i)))
                   .arg(width)

@@ -369,8 +369,11 @@ void AccessView::fillTable() {
 
 QImage AccessView::reportPicture() {
   waitForReport();
-  // The whole request table, not the rows its scroll area shows: the view grows for the grab.
-  const int rowsHeight = table_->verticalHeader()->length() + table_->horizontalHeader()->height() + 2 * table_->frameWidth();
+  // The request table's rows whole, not what its scroll area shows: the view grows for the grab
+  // (up to 24 rows, a page's worth; the summary below counts them all).
+  const int rows = std::min(table_->rowCount(), 24);
+  const int rowsHeight = (rows > 0 ? table_->verticalHeader()->sectionPosition(rows - 1) + table_->rowHeight(rows - 1) : 0) +
+                         table_->horizontalHeader()->height() + 2 * table_->frameWidth();
   const int extra = std::max(0, rowsHeight - table_->height());
   const QSize was = size();
   const int minimum = table_->minimumHeight();
