@@ -98,6 +98,9 @@ void MainWindow::buildUi() {
 
   backend_ = new QLabel(this);
   backend_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  // The reason for a missing GPU can be long: the line clips rather than widen the window (the
+  // tooltip holds all of it).
+  backend_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   stage_ = new QLabel(this);
   progress_ = new QProgressBar(this);
   progress_->setRange(0, 1000);
@@ -300,9 +303,11 @@ void MainWindow::updateStatusBackend() {
   else text = tr("Backend: %1").arg(cudaSummary_);
   backend_->setText(text);
   backend_->setToolTip(cudaSummary_.startsWith(QLatin1String("CPU"))
-                           ? tr("No usable GPU: every run uses the multithreaded CPU backend, which runs the "
-                                "kernels' own index functions. Times are CPU times.")
-                           : QString());
+                           ? text + QStringLiteral("\n\n") +
+                                 tr("No usable GPU: every run uses the multithreaded CPU backend, which runs the "
+                                    "kernels' own index functions. Times are CPU times; the Timing charts show "
+                                    "KernelLab's H200 runs beside them.")
+                           : text);
 }
 
 void MainWindow::showError(const QString& text) {
