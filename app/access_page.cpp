@@ -166,8 +166,19 @@ QVector<widgets::ChartSpec> AccessPage::charts() const {
 
 QImage AccessPage::snapshot() {
   if (runLabel_.isEmpty()) return {};
-  view_->waitForReport();
-  return view_->grab().toImage();
+  return view_->reportPicture();
+}
+
+QString AccessPage::chartRun(const widgets::ChartSpec&) const {
+  const RunRef* ref = selection_.pick([](const RunResult& r) { return traced(r.request.family); });
+  return ref ? runStamp(ref->label, ref->run()) : QString();
+}
+
+QVector<ViewPicture> AccessPage::pictures() {
+  const RunRef* ref = selection_.pick([](const RunResult& r) { return traced(r.request.family); });
+  const QImage image = snapshot();
+  if (!ref || image.isNull()) return {};
+  return {ViewPicture{QString(), tr("Access pattern (model) of %1").arg(runStamp(ref->label, ref->run())), image}};
 }
 
 }  // namespace kernellab::app

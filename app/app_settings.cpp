@@ -8,8 +8,9 @@
 #include "kernellab/experiment.h"
 #include "kernellab/json_io.h"
 #include "kernellab/knn.h"
-#include "kernellab/text.h"
 #include "kernellab/transpose.h"
+#include "run_text.h"
+#include "view_style.h"
 
 namespace kernellab::app {
 
@@ -65,7 +66,7 @@ QString launchHint(const RunRequest& r, bool* isError) {
           .arg(g.gridY);
     } catch (const InputError& e) {
       *isError = true;
-      return QString::fromStdString(e.what());
+      return inPanelTerms(QString::fromStdString(e.what()), r.family);
     }
   }
   if (r.family == Family::KMeans || r.family == Family::KCenters) {
@@ -82,7 +83,7 @@ QString launchHint(const RunRequest& r, bool* isError) {
       knn::Geometry g;
       for (const auto& v : knn::variants()) {
         g = knn::makeGeometry(shape, r, v.variant);
-        shared << QStringLiteral("%1 %2").arg(QString::fromLatin1(v.id), QString::fromStdString(formatBytes(double(knn::sharedBytes(g)))));
+        shared << QStringLiteral("%1 %2").arg(QString::fromLatin1(v.id), widgets::sharedMemoryText(double(knn::sharedBytes(g))));
       }
       return QObject::tr("Block %1 x %2 threads (%3); grid %L4 x %L5 blocks. Shared memory per block: %6.")
           .arg(g.blockX)
@@ -94,7 +95,7 @@ QString launchHint(const RunRequest& r, bool* isError) {
           .arg(shared.join(QStringLiteral(", ")));
     } catch (const std::exception& e) {
       *isError = true;
-      return QString::fromStdString(e.what());
+      return inPanelTerms(QString::fromStdString(e.what()), r.family);
     }
   }
   return {};

@@ -113,9 +113,42 @@ bool knownVariant(Family f, const std::string& id) {
   return false;
 }
 
-Family familyOf(const RunSelection& sel, Family whenEmpty) {
-  if (const RunRef* p = sel.primaryRun()) return p->run().request.family;
-  return sel.runs.isEmpty() ? whenEmpty : sel.runs.front().run().request.family;
+Family familyOf(const RunSelection& sel, const ChartOptions& opt) {
+  const QVector<Family> present = familiesOf(sel);
+  if (opt.family && present.contains(*opt.family)) return *opt.family;
+  return present.isEmpty() ? opt.emptyFamily : present.front();
+}
+
+bool anyCpu(const QVector<const RunRef*>& runs) {
+  for (const RunRef* r : runs)
+    if (r->run().backend == "cpu") return true;
+  return false;
+}
+
+// The reference tables shown beside these runs: KernelLab's H200 set, when a CPU run is charted.
+QVector<const PublishedTable*> referenceTables(const QVector<const RunRef*>& runs, Family family,
+                                               const ChartOptions& opt, const PublishedBaselines& ref) {
+  if (!opt.showGpuReference || !anyCpu(runs)) return {};
+  return ref.forFamily(family);
+}
+
+QString referenceDate(const PublishedBaselines& ref) {
+  for (const PublishedTable& t : ref.tables)
+    if (!t.measured.isEmpty()) return t.measured;
+  return {};
+}
+
+// Every chart of a CPU run says so: the CPU executor can reverse a GPU lesson.
+QString cpuNote(bool referenceShown, const QString& referenceDate) {
+  QString note = QObject::tr("CPU backend: times of the CPU executor running the kernels' index functions on CPU "
+                             "threads, not GPU times. On a CPU the ranking of the variants can reverse: its caches "
+                             "hide what uncoalesced accesses and bank conflicts cost a GPU.");
+  if (referenceShown)
+    note += QLatin1Char(' ') + QObject::tr("Cross-hatched: KernelLab's own runs on an NVIDIA H200 (measured %1), "
+                                           "what the GPU does.").arg(referenceDate);
+  else
+    note += QLatin1Char(' ') + QObject::tr("KernelLab's H200 figures (measured %1) are in docs/BENCHMARKS.md.").arg(referenceDate);
+  return note;
 }
 
 QString verifiedText(const VariantResult& v) {
@@ -177,7 +210,8 @@ struct SeriesBook {
   }
 };
 
-QStringList measuredNotes(const QVector<const RunRef*>& runs) {
+QStringList measuredNotes(const QVector<const RunRef*>& runs, bool referenceShown = false,
+                          const QString& date = referenceDate(gpuReference())) {
   QStringList notes;
   if (runs.isEmpty()) return notes;
   QSet<QString> devices;
@@ -198,13 +232,28 @@ QStringList measuredNotes(const QVector<const RunRef*>& runs) {
                .arg(deviceList.join(QStringLiteral(", ")), clock.isEmpty() ? QObject::tr("no timings") : clock)
                .arg(reps)
                .arg(warm);
-  if (cpu)
-    notes << QObject::tr("CPU backend: times of the CPU executor running the kernels' index functions, not GPU times.");
+  if (cpu) notes << cpuNote(referenceShown, date);
   return notes;
 }
 
+// Published and reference series of a chart: the legend and the caption say which is which.
+bool hasSeries(const ChartSpec& spec, bool reference) {
+  for (const auto& s : spec.series)
+    if (s.published && s.reference == reference) return true;
+  return false;
+}
+
+void captionFor(ChartSpec& spec, const QVector<const RunRef*>& runs, const QString& referenceDate) {
+  spec.caption = runsCaption(runs);
+  QStringList also;
+  if (hasSeries(spec, false)) also << QObject::tr("hatched: published figures");
+  if (hasSeries(spec, true)) also << QObject::tr("cross-hatched: KernelLab on an NVIDIA H200, measured %1").arg(referenceDate);
+  if (!also.isEmpty()) spec.caption += QStringLiteral("; ") + also.join(QStringLiteral("; "));
+}
+
 ChartSpec timeChart(const QVector<const RunRef*>& runs, const CategoryPlan& plan, Family family,
-                    const ChartOptions& opt, const PublishedBaselines& pub, QVector<SpeedupEntry>& speedups) {
+                    const ChartOptions& opt, const PublishedBaselines& pub, const PublishedBaselines& gpuSet,
+                    QVector<SpeedupEntry>& speedups) {
   ChartSpec spec;
   spec.id = QStringLiteral("time");
   spec.title = QObject::tr("Time per variant: %1").arg(familyTitle(family));
@@ -224,6 +273,8 @@ ChartSpec timeChart(const QVector<const RunRef*>& runs, const CategoryPlan& plan
   QStringList failures;
   for (int r = 0; r < runs.size(); ++r) {
     const RunRef& ref = *runs[r];
+    // Like with like: one group per category (what differs between the runs) and device.
+    const QString group = QStringLiteral("%1|%2").arg(plan.categories.value(plan.categoryOfRun[r]), deviceShort(ref.run()));
     for (const VariantResult& v : ref.run().variants) {
       if (!v.ok) {
         failures << QObject::tr("%1 in run %2: %3").arg(variantTitle(family, v.variant), ref.label, fromStd(v.error));
@@ -237,42 +288,51 @@ ChartSpec timeChart(const QVector<const RunRef*>& runs, const CategoryPlan& plan
       s.notes << pointNote(ref, v);
       QString label = variantTitle(family, v.variant);
       if (plan.categories.size() > 1) label += QStringLiteral(" · ") + plan.categories[plan.categoryOfRun[r]];
-      speedups.push_back({label, v.total.medianMs, false});
+      speedups.push_back({label, v.total.medianMs, false, group, v.variant == "copy"});
     }
   }
-  spec.notes = measuredNotes(runs);
-  if (opt.showPublished) {
-    for (const PublishedTable* t : pub.forFamily(family)) {
-      if (t->metric != QLatin1String("time_ms") || t->axis != QLatin1String("tpb")) continue;
-      const bool sameAxis = plan.numericField == QLatin1String("tpb") || runs.size() <= 1 || plan.categories.isEmpty();
-      for (const PublishedSeries& ps : t->series) {
-        ChartSeries& s = book.at(ps.variant.toStdString(), QObject::tr(" (published, %1)").arg(t->device));
-        s.name = QObject::tr("Published (%1): %2").arg(t->device, ps.label);
-        // Variants this build does not know yet still get distinct colours: the table's order.
-        if (!knownVariant(family, ps.variant.toStdString())) s.colorIndex = static_cast<int>(&ps - t->series.data());
-        s.published = true;
-        s.source = t->source;
-        for (int i = 0; i < t->axisValues.size() && i < ps.values.size(); ++i) {
-          const int tpb = static_cast<int>(t->axisValues[i]);
-          const QString label = sameAxis ? QStringLiteral("TPB %1").arg(tpb)
-                                         : QStringLiteral("%1 · TPB %2").arg(t->device).arg(tpb);
-          s.x << cats.add(label, tpb, !sameAxis);
-          s.y << ps.values[i];
-          s.notes << QObject::tr("%1, %2").arg(t->shortSource, t->problem);
-          speedups.push_back({QObject::tr("%1 (published, %2) · TPB %3").arg(ps.label, t->device).arg(tpb),
-                              ps.values[i], true});
-        }
+  const QVector<const PublishedTable*> refs = referenceTables(runs, family, opt, gpuSet);
+  spec.notes = measuredNotes(runs, !refs.isEmpty(), referenceDate(gpuSet));
+  QVector<const PublishedTable*> tables;
+  if (opt.showPublished) tables += pub.forFamily(family);
+  tables += refs;
+  for (const PublishedTable* t : tables) {
+    if (t->metric != QLatin1String("time_ms") || t->axis != QLatin1String("tpb")) continue;
+    const bool sameAxis = plan.numericField == QLatin1String("tpb") || runs.size() <= 1 || plan.categories.isEmpty();
+    const QString who = t->ownMeasurement ? referenceLabel(*t) : QObject::tr("published, %1").arg(t->device);
+    for (const PublishedSeries& ps : t->series) {
+      ChartSeries& s = book.at(ps.variant.toStdString(), QStringLiteral(" (%1)").arg(who));
+      s.name = t->ownMeasurement ? QObject::tr("%1: %2").arg(who, ps.label) : QObject::tr("Published (%1): %2").arg(t->device, ps.label);
+      // Variants this build does not know yet still get distinct colours: the table's order.
+      if (!knownVariant(family, ps.variant.toStdString())) s.colorIndex = static_cast<int>(&ps - t->series.data());
+      s.published = true;
+      s.reference = t->ownMeasurement;
+      s.source = t->source;
+      for (int i = 0; i < t->axisValues.size() && i < ps.values.size(); ++i) {
+        const int tpb = static_cast<int>(t->axisValues[i]);
+        const QString label = sameAxis ? QStringLiteral("TPB %1").arg(tpb)
+                                       : QStringLiteral("%1 · TPB %2").arg(t->device).arg(tpb);
+        s.x << cats.add(label, tpb, !sameAxis);
+        s.y << ps.values[i];
+        s.notes << QObject::tr("%1, %2").arg(t->shortSource, t->problem);
+        speedups.push_back({QObject::tr("%1 (%2) · TPB %3").arg(ps.label, who).arg(tpb), ps.values[i], true,
+                            QStringLiteral("%1|%2").arg(t->id).arg(tpb)});
       }
+    }
+    if (t->ownMeasurement)
+      spec.notes << QObject::tr("Cross-hatched bars: KernelLab on an NVIDIA H200, measured %1 (%2), not in these runs: %3")
+                        .arg(t->measured, t->problem, t->source);
+    else
       spec.notes << QObject::tr("Hatched bars: published figures, not measured here (%1; %2): %3")
                         .arg(t->problem, t->device, t->source);
-      spec.notes << t->notes;
-      if (sameAxis && plan.categories.isEmpty()) spec.xLabel = QObject::tr("Threads per block");
-    }
+    spec.notes << t->notes;
+    if (sameAxis && plan.categories.isEmpty()) spec.xLabel = QObject::tr("Threads per block");
   }
   if (!failures.isEmpty()) spec.notes << QObject::tr("Not shown (failed): %1").arg(failures.join(QStringLiteral("; ")));
   spec.series = book.ordered();
   cats.finish(spec.series);
   spec.categories = cats.labels;
+  captionFor(spec, runs, referenceDate(gpuSet));
   return spec;
 }
 
@@ -296,19 +356,43 @@ Categories measuredCategories(const QVector<const RunRef*>& runs, const Category
     }
     cats.add(label, number, false);
   }
-  if (besideDevices) xLabel = QObject::tr("Measured: device · %1; published: device").arg(plan.axisTitle.toLower());
+  if (besideDevices) xLabel = QObject::tr("Measured: device · %1; others: device").arg(plan.axisTitle.toLower());
   return cats;
 }
 
-bool hasPublishedDevices(const PublishedBaselines& pub) {
-  for (const PublishedTable* t : pub.forFamily(Family::Transpose))
-    if (t->metric == QLatin1String("gbps") && !t->devices.isEmpty()) return true;
-  return false;
+// Transpose bandwidth tables by device (the paper's, the H200 reference) shown beside these runs.
+QVector<const PublishedTable*> deviceTables(const QVector<const RunRef*>& runs, const ChartOptions& opt,
+                                            const PublishedBaselines& pub, const PublishedBaselines& gpuSet) {
+  QVector<const PublishedTable*> out;
+  QVector<const PublishedTable*> all;
+  if (opt.showPublished) all += pub.forFamily(Family::Transpose);
+  all += referenceTables(runs, Family::Transpose, opt, gpuSet);
+  for (const PublishedTable* t : all)
+    if (t->metric == QLatin1String("gbps") && !t->devices.isEmpty()) out << t;
+  return out;
 }
 
-// Transpose: effective bandwidth per variant, the copy ceiling, the paper's devices.
+QString deviceCategory(const PublishedTable& t, const PublishedDevice& d) {
+  // Short, so it stays whole under its bars; the size and the source are in the notes.
+  return t.ownMeasurement ? QObject::tr("%1 (measured %2)").arg(d.device, t.measured) : QObject::tr("%1 (published)").arg(d.device);
+}
+
+QString deviceSeriesName(const PublishedTable& t, const QString& variant) {
+  return t.ownMeasurement ? QObject::tr("%1: %2").arg(referenceLabel(t), variant) : QObject::tr("Published: %1").arg(variant);
+}
+
+void deviceTableNotes(ChartSpec& spec, const PublishedTable& t) {
+  if (t.ownMeasurement)
+    spec.notes << QObject::tr("Cross-hatched bars: KernelLab on an NVIDIA H200, measured %1 (%2), not in these runs: %3")
+                      .arg(t.measured, t.problem, t.source);
+  else
+    spec.notes << QObject::tr("Hatched bars: published figures, not measured here (%1): %2").arg(t.problem, t.source);
+  spec.notes << t.notes;
+}
+
+// Transpose: effective bandwidth per variant, the copy ceiling, other devices.
 ChartSpec bandwidthChart(const QVector<const RunRef*>& runs, const CategoryPlan& plan,
-                         const ChartOptions& opt, const PublishedBaselines& pub,
+                         const ChartOptions& opt, const PublishedBaselines& pub, const PublishedBaselines& gpuSet,
                          QVector<SpeedupEntry>& speedups) {
   ChartSpec spec;
   spec.id = QStringLiteral("bandwidth");
@@ -316,7 +400,8 @@ ChartSpec bandwidthChart(const QVector<const RunRef*>& runs, const CategoryPlan&
   spec.xLabel = plan.axisTitle;
   spec.yLabel = widgets::bandwidthAxisLabel();
   spec.unit = QStringLiteral("GB/s");
-  Categories cats = measuredCategories(runs, plan, opt.showPublished && hasPublishedDevices(pub), spec.xLabel);
+  const QVector<const PublishedTable*> tables = deviceTables(runs, opt, pub, gpuSet);
+  Categories cats = measuredCategories(runs, plan, !tables.isEmpty(), spec.xLabel);
   SeriesBook book{Family::Transpose, {}, {}, {}};
   ChartSeries ceiling;
   for (int r = 0; r < runs.size(); ++r) {
@@ -341,48 +426,50 @@ ChartSpec bandwidthChart(const QVector<const RunRef*>& runs, const CategoryPlan&
       ceiling.notes << QObject::tr("read + write bytes, run %1").arg(ref.label);
     }
   }
-  spec.notes = measuredNotes(runs);
+  bool referenceShown = false;
+  for (const PublishedTable* t : tables) referenceShown = referenceShown || t->ownMeasurement;
+  spec.notes = measuredNotes(runs, referenceShown, referenceDate(gpuSet));
   spec.notes << QObject::tr("GB/s are decimal (1 GB = 10^9 bytes).");
-  if (opt.showPublished) {
-    for (const PublishedTable* t : pub.forFamily(Family::Transpose)) {
-      if (t->metric != QLatin1String("gbps")) continue;
-      for (const PublishedDevice& d : t->devices) {
-        const int c = cats.add(QObject::tr("%1 (published)").arg(d.device), 0, true);
-        const double bytes = transpose::effectiveBytes(2048, 2048);
-        for (auto it = d.values.begin(); it != d.values.end(); ++it) {
-          ChartSeries& s = book.at(it.key().toStdString(), QObject::tr(" (published)"));
-          s.name = QObject::tr("Published: %1").arg(variantTitle(Family::Transpose, it.key().toStdString()));
-          s.published = true;
-          s.source = t->source;
-          s.x << c;
-          s.y << it.value();
-          s.notes << QObject::tr("%1: \"%2\", %3").arg(t->shortSource, t->variantLabels.value(it.key(), it.key()), t->problem);
-          // The paper gives bandwidth for one size: its time follows from the bytes moved.
-          speedups.push_back({QObject::tr("%1 (published, %2)").arg(variantTitle(Family::Transpose, it.key().toStdString()), d.device),
-                              bytes / (it.value() * 1e9) * 1e3, true});
-        }
+  for (const PublishedTable* t : tables) {
+    for (const PublishedDevice& d : t->devices) {
+      const int c = cats.add(deviceCategory(*t, d), 0, true);
+      const double bytes = transpose::effectiveBytes(t->width > 0 ? int64_t(t->width) : 2048, t->height > 0 ? int64_t(t->height) : 2048);
+      for (auto it = d.values.begin(); it != d.values.end(); ++it) {
+        const QString variant = variantTitle(Family::Transpose, it.key().toStdString());
+        ChartSeries& s = book.at(it.key().toStdString(), t->ownMeasurement ? QStringLiteral(" (reference)") : QStringLiteral(" (published)"));
+        s.name = deviceSeriesName(*t, variant);
+        s.published = true;
+        s.reference = t->ownMeasurement;
+        s.source = t->source;
+        s.x << c;
+        s.y << it.value();
+        s.notes << QObject::tr("%1: \"%2\", %3").arg(t->shortSource, t->variantLabels.value(it.key(), it.key()), t->problem);
+        // A table gives bandwidth for one size: its time follows from the bytes moved.
+        speedups.push_back({QObject::tr("%1 (%2)").arg(variant, t->ownMeasurement ? referenceLabel(*t) : QObject::tr("published, %1").arg(d.device)),
+                            bytes / (it.value() * 1e9) * 1e3, true, t->id + d.device, it.key() == QLatin1String("copy")});
       }
-      spec.notes << QObject::tr("Hatched bars: published figures, not measured here (%1): %2").arg(t->problem, t->source);
-      spec.notes << t->notes;
     }
+    deviceTableNotes(spec, *t);
   }
   spec.series = book.ordered();
   if (!ceiling.y.isEmpty()) spec.series.push_front(ceiling);
   cats.finish(spec.series);
   spec.categories = cats.labels;
+  captionFor(spec, runs, referenceDate(gpuSet));
   return spec;
 }
 
 // Transpose: bandwidth over the copy kernel of the same run (the in-run ceiling).
 ChartSpec fractionChart(const QVector<const RunRef*>& runs, const CategoryPlan& plan,
-                        const ChartOptions& opt, const PublishedBaselines& pub) {
+                        const ChartOptions& opt, const PublishedBaselines& pub, const PublishedBaselines& gpuSet) {
   ChartSpec spec;
   spec.id = QStringLiteral("fraction");
   spec.title = QObject::tr("Share of the copy ceiling: bandwidth / copy kernel bandwidth");
   spec.xLabel = plan.axisTitle;
   spec.yLabel = QObject::tr("Share of the copy kernel's bandwidth (%)");
   spec.unit = QStringLiteral("%");
-  Categories cats = measuredCategories(runs, plan, opt.showPublished && hasPublishedDevices(pub), spec.xLabel);
+  const QVector<const PublishedTable*> tables = deviceTables(runs, opt, pub, gpuSet);
+  Categories cats = measuredCategories(runs, plan, !tables.isEmpty(), spec.xLabel);
   SeriesBook book{Family::Transpose, {}, {}, {}};
   QStringList withoutCopy;
   for (int r = 0; r < runs.size(); ++r) {
@@ -404,34 +491,36 @@ ChartSpec fractionChart(const QVector<const RunRef*>& runs, const CategoryPlan& 
                      .arg(ref.run().ceilings.empty() ? QObject::tr("the memory copy") : fromStd(ref.run().ceilings.front().name));
     }
   }
+  bool referenceShown = false;
+  for (const PublishedTable* t : tables) referenceShown = referenceShown || t->ownMeasurement;
+  spec.notes = measuredNotes(runs, referenceShown, referenceDate(gpuSet));
   spec.notes << QObject::tr("100 % = the copy kernel of the same run: same blocks, same bytes, no transpose.");
   if (!withoutCopy.isEmpty())
     spec.notes << QObject::tr("Runs without the copy variant are left out (%1): switch on 'Copy (ceiling)'.")
                       .arg(withoutCopy.join(QStringLiteral(", ")));
-  if (opt.showPublished) {
-    for (const PublishedTable* t : pub.forFamily(Family::Transpose)) {
-      if (t->metric != QLatin1String("gbps")) continue;
-      for (const PublishedDevice& d : t->devices) {
-        const double copy = d.values.value(QStringLiteral("copy"));
-        if (!(copy > 0)) continue;
-        const int c = cats.add(QObject::tr("%1 (published)").arg(d.device), 0, true);
-        for (auto it = d.values.begin(); it != d.values.end(); ++it) {
-          if (it.key() == QLatin1String("copy")) continue;
-          ChartSeries& s = book.at(it.key().toStdString(), QObject::tr(" (published)"));
-          s.name = QObject::tr("Published: %1").arg(variantTitle(Family::Transpose, it.key().toStdString()));
-          s.published = true;
-          s.source = t->source;
-          s.x << c;
-          s.y << it.value() / copy * 100.0;
-          s.notes << QObject::tr("%1 of %2 GB/s (copy)").arg(it.value()).arg(copy);
-        }
+  for (const PublishedTable* t : tables) {
+    for (const PublishedDevice& d : t->devices) {
+      const double copy = d.values.value(QStringLiteral("copy"));
+      if (!(copy > 0)) continue;
+      const int c = cats.add(deviceCategory(*t, d), 0, true);
+      for (auto it = d.values.begin(); it != d.values.end(); ++it) {
+        if (it.key() == QLatin1String("copy")) continue;
+        ChartSeries& s = book.at(it.key().toStdString(), t->ownMeasurement ? QStringLiteral(" (reference)") : QStringLiteral(" (published)"));
+        s.name = deviceSeriesName(*t, variantTitle(Family::Transpose, it.key().toStdString()));
+        s.published = true;
+        s.reference = t->ownMeasurement;
+        s.source = t->source;
+        s.x << c;
+        s.y << it.value() / copy * 100.0;
+        s.notes << QObject::tr("%1 of %2 GB/s (copy)").arg(it.value()).arg(copy);
       }
-      spec.notes << QObject::tr("Hatched bars: published figures (%1): %2").arg(t->problem, t->source);
     }
+    deviceTableNotes(spec, *t);
   }
   spec.series = book.ordered();
   cats.finish(spec.series);
   spec.categories = cats.labels;
+  captionFor(spec, runs, referenceDate(gpuSet));
   return spec;
 }
 
@@ -480,31 +569,54 @@ ChartSpec kernelsChart(const QVector<const RunRef*>& runs, const CategoryPlan& p
     }
   }
   spec.notes << QObject::tr("Each segment is one kernel's time in a repetition (all its launches), or a phase such as allocation or a transfer.");
+  spec.notes << measuredNotes(runs);
+  captionFor(spec, runs, QString());
   return spec;
 }
 
 ChartSpec iterationTimeChart(const QVector<const RunRef*>& runs, Family family) {
   ChartSpec spec;
   spec.id = QStringLiteral("iteration-time");
-  spec.title = QObject::tr("Kernel time per iteration");
+  spec.title = QObject::tr("Kernel time per iteration (median repetition)");
   spec.kind = ChartKind::Lines;
   spec.xLabel = family == Family::KCenters ? QObject::tr("Center") : QObject::tr("Iteration");
   spec.yLabel = widgets::timeAxisLabel();
   spec.unit = QStringLiteral("ms");
+  QStringList older;
+  int reps = 0;
   for (const RunRef* ref : runs)
     for (const VariantResult& v : ref->run().variants) {
       if (v.iterations.empty()) continue;
+      const bool median = v.iterationsFrom == "median";
+      reps = std::max(reps, v.total.samples);
       ChartSeries s;
-      s.name = variantTitle(family, v.variant) + (runs.size() > 1 ? QStringLiteral(" · ") + ref->label : QString());
+      // Which repetition the line is, in its name: the median one, or (older results) the last.
+      s.name = variantTitle(family, v.variant) + (runs.size() > 1 ? QStringLiteral(" · ") + ref->label : QString()) +
+               (median ? QObject::tr(" (median of %1)").arg(v.total.samples) : QObject::tr(" (last repetition)"));
+      if (!median) older << ref->label;
       s.colorIndex = variantColorIndex(family, v.variant);
       for (const IterationRecord& it : v.iterations) {
         double sum = 0;
         for (double ms : it.kernelMs) sum += ms;
         s.x << it.iteration;
         s.y << sum;
+        s.notes << (median ? QObject::tr("the repetition whose total is the median of %1").arg(v.total.samples)
+                           : QObject::tr("the last timed repetition"));
       }
       spec.series << s;
     }
+  spec.notes << QObject::tr("Each point: the time of every kernel launched in that %1, in the timed repetition whose total "
+                            "kernel time is the median of the %2 repetitions (the lower middle one of an even count), so "
+                            "the points add up to the median the other charts show.")
+                    .arg(family == Family::KCenters ? QObject::tr("center") : QObject::tr("iteration"))
+                    .arg(reps);
+  older.removeDuplicates();
+  if (!older.isEmpty())
+    spec.notes << QObject::tr("Runs %1 were recorded before KernelLab kept the median repetition: their lines are the "
+                              "last timed repetition, named so.")
+                      .arg(older.join(QStringLiteral(", ")));
+  spec.notes << measuredNotes(runs);
+  captionFor(spec, runs, QString());
   return spec;
 }
 
@@ -541,6 +653,7 @@ ChartSpec sweepChart(const QVector<const RunRef*>& runs, const CategoryPlan& pla
   spec.logX = lo > 0 && hi / lo >= 8;
   spec.series = book.ordered();
   spec.notes = measuredNotes(runs);
+  captionFor(spec, runs, QString());
   return spec;
 }
 
@@ -603,10 +716,39 @@ CategoryPlan planCategories(const QVector<const RunRef*>& runs) {
   return plan;
 }
 
+QVector<Family> familiesOf(const RunSelection& selection) {
+  QVector<Family> out;
+  if (const RunRef* p = selection.primaryRun()) out << p->run().request.family;
+  for (const RunRef& r : selection.runs)
+    if (!out.contains(r.run().request.family)) out << r.run().request.family;
+  return out;
+}
+
+QString runsCaption(const QVector<const RunRef*>& runs) {
+  if (runs.isEmpty()) return {};
+  QStringList labels, devices;
+  QString first, last;
+  for (const RunRef* r : runs) {
+    labels << r->label;
+    const QString device = deviceShort(r->run());
+    if (!devices.contains(device)) devices << device;
+    const QString when = fromStd(r->run().createdAt).replace(QLatin1Char('T'), QLatin1Char(' ')).remove(QLatin1Char('Z')).left(16);
+    if (when.isEmpty()) continue;
+    if (first.isEmpty() || when < first) first = when;
+    if (last.isEmpty() || when > last) last = when;
+  }
+  const QString which = labels.size() == 1 ? QObject::tr("Run %1").arg(labels.front())
+                        : labels.size() <= 4 ? QObject::tr("Runs %1").arg(labels.join(QStringLiteral(", ")))
+                                             : QObject::tr("Runs %1 to %2 (%3 runs)").arg(labels.front(), labels.back()).arg(labels.size());
+  QString when = first;
+  if (!last.isEmpty() && last != first) when += (last.left(10) == first.left(10) ? QStringLiteral("-") + last.mid(11) : QStringLiteral(" to ") + last);
+  return QObject::tr("%1 · %2 · %3 UTC").arg(which, devices.join(QStringLiteral(", ")), when.isEmpty() ? QObject::tr("date unknown") : when);
+}
+
 TimingCharts buildTimingCharts(const RunSelection& selection, const ChartOptions& options,
-                               const PublishedBaselines& published) {
+                               const PublishedBaselines& published, const PublishedBaselines& reference) {
   TimingCharts out;
-  out.family = familyOf(selection, options.emptyFamily);
+  out.family = familyOf(selection, options);
   QVector<const RunRef*> runs;
   int otherFamilies = 0;
   for (const RunRef& r : selection.runs) {
@@ -619,13 +761,13 @@ TimingCharts buildTimingCharts(const RunSelection& selection, const ChartOptions
   }
   const CategoryPlan plan = planCategories(runs);
   QVector<SpeedupEntry> speedups;
-  ChartSpec time = timeChart(runs, plan, out.family, options, published, speedups);
+  ChartSpec time = timeChart(runs, plan, out.family, options, published, reference, speedups);
   if (otherFamilies > 0)
-    time.notes << QObject::tr("%1 run(s) of other kernel families are selected but not shown here.").arg(otherFamilies);
+    time.notes << QObject::tr("%1 run(s) of other kernel families are selected: choose their family above the chart.").arg(otherFamilies);
   out.charts << time;
   if (out.family == Family::Transpose) {
-    out.charts << bandwidthChart(runs, plan, options, published, speedups);
-    out.charts << fractionChart(runs, plan, options, published);
+    out.charts << bandwidthChart(runs, plan, options, published, reference, speedups);
+    out.charts << fractionChart(runs, plan, options, published, reference);
   }
   bool multiKernel = false, iterations = false;
   for (const RunRef* r : runs)
@@ -644,7 +786,10 @@ TimingCharts buildTimingCharts(const RunSelection& selection, const ChartOptions
                           QVector<IterationRecord>(v.iterations.begin(), v.iterations.end())});
         colors << variantColorIndex(out.family, v.variant);
       }
-    out.charts << buildScoreChart(out.family, series, colors, false);
+    ChartSpec score = buildScoreChart(out.family, series, colors, false);
+    score.notes << measuredNotes(runs);
+    captionFor(score, runs, QString());
+    out.charts << score;
     out.charts << iterationTimeChart(runs, out.family);
   }
   if (!plan.numericField.isEmpty() && QSet<double>(plan.numberOfRun.begin(), plan.numberOfRun.end()).size() >= 2) {

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 #include <QVector>
+#include <optional>
 
 #include "app_types.h"
 #include "chart_spec.h"
@@ -17,8 +18,12 @@ namespace kernellab::app {
 
 struct ChartOptions {
   bool showPublished = true;
+  // KernelLab's H200 reference set beside runs of the CPU backend (gpuReference()).
+  bool showGpuReference = true;
   // The family whose published figures show when no run is selected (the panel's family).
   kernellab::Family emptyFamily = kernellab::Family::Transpose;
+  // The family to chart when the selection holds several; none: the primary run's.
+  std::optional<kernellab::Family> family;
 };
 
 struct TimingCharts {
@@ -26,6 +31,9 @@ struct TimingCharts {
   QVector<widgets::SpeedupEntry> speedups;
   kernellab::Family family = kernellab::Family::Transpose;
 };
+
+// The kernel families of the runs shown, the primary run's first, then in order of appearance.
+QVector<kernellab::Family> familiesOf(const RunSelection& selection);
 
 // How the shown runs become x categories: by what differs between them (threads per block,
 // tile, size, N, K, D, device), or by run when nothing does.
@@ -42,7 +50,12 @@ CategoryPlan planCategories(const QVector<const RunRef*>& runs);
 // share of the copy kernel; per-kernel stacked time; score and time per iteration; sweeps as
 // lines. Published figures of the family are added when asked.
 TimingCharts buildTimingCharts(const RunSelection& selection, const ChartOptions& options,
-                               const PublishedBaselines& published = publishedBaselines());
+                               const PublishedBaselines& published = publishedBaselines(),
+                               const PublishedBaselines& reference = gpuReference());
+
+// What a report's figure says under it: "Run #3, NVIDIA H200, 2026-11-29 20:07 UTC" (several
+// runs listed, a sweep by its first and last point).
+QString runsCaption(const QVector<const RunRef*>& runs);
 
 // Score per iteration, one line per variant: from a finished run or live records.
 widgets::ChartSpec buildScoreChart(kernellab::Family family,

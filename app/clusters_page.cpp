@@ -230,8 +230,21 @@ void ClustersPage::apply() {
 }
 
 QImage ClustersPage::snapshot() {
-  if (mode_ == Mode::None || !view_->cloudGeometry()) return {};
-  return widgets::PointCloudView::grabWithClouds(view_);
+  // Only a run's points go into exports and reports; a preview of the panel's next data does not.
+  if (mode_ != Mode::Result || !view_->cloudGeometry()) return {};
+  return view_->reportPicture();
+}
+
+QVector<ViewPicture> ClustersPage::pictures() {
+  const QImage image = snapshot();
+  const RunRef* ref = selection_.pick([](const RunResult& r) { return isClustering(r.request.family); });
+  if (image.isNull() || !ref) return {};
+  const RunResult& run = ref->run();
+  const QString when = fromStd(run.createdAt).replace(QLatin1Char('T'), QLatin1Char(' ')).remove(QLatin1Char('Z')).left(16);
+  return {ViewPicture{QString(),
+                      tr("Clusters of run %1 (%2), %3, %4 UTC: %5")
+                          .arg(ref->label, requestSummary(run.request), deviceShort(run), when, view_->captionText().section(QLatin1Char('\n'), 0, 0)),
+                      image}};
 }
 
 void ClustersPage::saveSettings(QSettings& s) const { s.setValue(QStringLiteral("clusters/twoD"), view_->twoD()); }

@@ -31,6 +31,7 @@ class ClustersPage : public QObject, public ViewPage {
   void showIteration(const LiveIteration& it) override;
   void runEnded() override;
   QImage snapshot() override;
+  QVector<ViewPicture> pictures() override;
   void saveSettings(QSettings& settings) const override;
   void restoreSettings(QSettings& settings) override;
 

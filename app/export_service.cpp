@@ -3,6 +3,7 @@
 #include "export_service.h"
 
 #include <QDir>
+#include <QHash>
 #include <QObject>
 
 #include "chart_data_io.h"
@@ -76,14 +77,24 @@ ReportContent collectReport(const ViewPages& pages, const QVector<PagePicture>& 
   c.selection = selection;
   c.backendSummary = backendSummary;
   c.title = QObject::tr("KernelLab report");
-  if (const RunRef* p = selection.primaryRun())
-    c.title = QObject::tr("KernelLab report: %1").arg(familyTitle(p->run().request.family));
+  QStringList families;
+  for (const RunRef& r : selection.runs)
+    if (!families.contains(familyTitle(r.run().request.family))) families << familyTitle(r.run().request.family);
+  if (!families.isEmpty()) c.title = QObject::tr("KernelLab report: %1").arg(families.join(QStringLiteral(", ")));
+  // Only what the runs contain: pages give charts and pictures only for runs that fit them.
+  QHash<QString, QString> titles;
   for (const auto& page : pages) {
-    c.charts += page->charts();
-    c.logY = c.logY || page->chartsLogScale();
+    titles[page->id()] = page->title();
+    for (widgets::ChartSpec spec : page->charts()) {
+      if (spec.caption.isEmpty()) {
+        const QString run = page->chartRun(spec);
+        if (!run.isEmpty()) spec.caption = QObject::tr("Of %1.").arg(run);
+      }
+      c.charts.push_back({page->chartSection(spec), spec, page->chartsLogScale()});
+    }
   }
   for (const PagePicture& p : pictures)
-    if (!p.image.isNull()) c.pictures.push_back({p.caption, p.image});
+    if (!p.image.isNull()) c.pictures.push_back({titles.value(p.pageId, p.pageId), p.caption, p.image});
   c.table = buildResultsTable(selection);
   return c;
 }

@@ -19,7 +19,7 @@ HistoryDock::HistoryDock(QWidget* parent) : QWidget(parent) {
   hint->setWordWrap(true);
   hint->setStyleSheet(QStringLiteral("color: #555;"));
   tree_ = new QTreeWidget(this);
-  tree_->setRootIsDecorated(false);
+  tree_->setRootIsDecorated(true);  // files of several runs open into a row per run
   tree_->setHeaderLabels({tr("#"), tr("When"), tr("What"), tr("Device")});
   tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
   tree_->header()->setStretchLastSection(true);
@@ -43,10 +43,22 @@ HistoryDock::HistoryDock(QWidget* parent) : QWidget(parent) {
     emit selectionChanged(checked(), primary_);
   });
   connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
-    if (updating_ || !item || item->checkState(0) != Qt::Checked) return;
+    if (updating_ || !item) return;
+    if (QTreeWidgetItem* entry = item->parent()) {
+      // A run of a file: its entry joins the comparison and the run fills the single-run views.
+      const QString id = idOf(entry);
+      updating_ = true;
+      entry->setCheckState(0, Qt::Checked);
+      updating_ = false;
+      primary_ = id;
+      emit runChosen(id, item->data(0, Qt::UserRole + 1).toInt());
+      return;
+    }
+    if (item->checkState(0) != Qt::Checked) return;
     primary_ = idOf(item);
     emit selectionChanged(checked(), primary_);
   });
+  connect(tree_, &QTreeWidget::itemExpanded, this, [this](QTreeWidgetItem* item) { fillRuns(item); });
   connect(newest, &QPushButton::clicked, this, [this] {
     if (tree_->topLevelItemCount() == 0) return;
     const QString id = idOf(tree_->topLevelItem(0));
@@ -79,9 +91,62 @@ void HistoryDock::setEntries(const QVector<HistoryEntry>& entries) {
     item->setToolTip(2, tr("%1\n%2 run(s), %3\n%4").arg(e.summary).arg(e.runs).arg(e.origin, e.file));
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
     item->setCheckState(0, was.contains(e.id) ? Qt::Checked : Qt::Unchecked);
-    if (!e.ok) item->setForeground(2, QColor(176, 0, 32));
+    if (e.runs > 1) {
+      // A file of several runs: each run gets its row (and its own status) when opened; the
+      // file's row does not turn red for one failing run among others.
+      item->setChildIndicatorPolicy(QTreeWidgetItem::ShowIndicator);
+      item->setText(2, e.ok ? e.summary + tr("  (%n runs)", nullptr, e.runs)
+                            : e.summary + tr("  (%n runs, not all ok: open the row)", nullptr, e.runs));
+      if (!e.ok) item->setForeground(2, QColor(138, 75, 0));
+    } else if (!e.ok) {
+      item->setForeground(2, QColor(176, 0, 32));
+    }
   }
   updating_ = false;
+}
+
+void HistoryDock::setRunDescriber(std::function<QVector<RunRow>(const QString&)> describer) {
+  describer_ = std::move(describer);
+}
+
+void HistoryDock::fillRuns(QTreeWidgetItem* entry) {
+  if (!entry || entry->parent() || entry->childCount() > 0 || !describer_) return;
+  const QVector<RunRow> rows = describer_(idOf(entry));
+  const bool was = updating_;
+  updating_ = true;
+  int failed = 0;
+  QStringList families;
+  for (int i = 0; i < rows.size(); ++i) {
+    const RunRow& r = rows[i];
+    auto* child = new QTreeWidgetItem(entry);
+    child->setData(0, Qt::UserRole + 1, i);
+    child->setText(0, r.label);
+    child->setText(2, r.ok ? r.summary : r.summary + tr("  [failed]"));
+    child->setText(3, r.device);
+    child->setToolTip(2, r.ok ? r.summary : QStringLiteral("%1\n%2").arg(r.summary, r.problem));
+    if (!r.ok) {
+      child->setForeground(2, QColor(176, 0, 32));
+      ++failed;
+    }
+    const QString family = r.summary.section(QLatin1Char(' '), 0, 0);
+    if (!families.contains(family)) families << family;
+  }
+  // The file's own row, now that its runs are known: how many, which families, how many failed.
+  if (!rows.isEmpty()) {
+    QString text = tr("%n runs: %1", nullptr, static_cast<int>(rows.size())).arg(families.join(QStringLiteral(", ")));
+    if (failed > 0) text += tr("  (%1 failed)").arg(failed);
+    entry->setText(2, text);
+    entry->setForeground(2, failed > 0 ? QColor(138, 75, 0) : palette().color(QPalette::Text));
+  }
+  updating_ = was;
+}
+
+void HistoryDock::expandEntry(const QString& id) {
+  for (int i = 0; i < tree_->topLevelItemCount(); ++i)
+    if (idOf(tree_->topLevelItem(i)) == id) {
+      fillRuns(tree_->topLevelItem(i));
+      tree_->topLevelItem(i)->setExpanded(true);
+    }
 }
 
 void HistoryDock::setChecked(const QStringList& ids, const QString& primary) {
@@ -104,6 +169,7 @@ QStringList HistoryDock::checked() const {
 
 void HistoryDock::contextMenu(const QPoint& pos) {
   QTreeWidgetItem* item = tree_->itemAt(pos);
+  if (item && item->parent()) item = item->parent();  // a run's row: its file's menu
   if (!item) return;
   const QString id = idOf(item);
   QMenu menu(this);

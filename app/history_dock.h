@@ -4,6 +4,7 @@
 
 #include <QStringList>
 #include <QWidget>
+#include <functional>
 
 #include "history_store.h"
 
@@ -12,12 +13,26 @@ class QTreeWidgetItem;
 
 namespace kernellab::app {
 
+// One run of a history entry, as its row under the entry shows it.
+struct RunRow {
+  QString label;     // "#12.3", "#12 tpb=64"
+  QString summary;   // requestSummary of the run
+  QString device;
+  bool ok = true;
+  QString problem;   // why not ok: the failing variant and its reason
+};
+
 class HistoryDock : public QWidget {
   Q_OBJECT
  public:
   explicit HistoryDock(QWidget* parent = nullptr);
 
+  // Where the rows of an entry's runs come from (the window reads the entry's file); asked when
+  // an entry of several runs is expanded.
+  void setRunDescriber(std::function<QVector<RunRow>(const QString& entryId)> describer);
   void setEntries(const QVector<HistoryEntry>& entries);
+  // Shows the runs of an entry (reading its file).
+  void expandEntry(const QString& id);
   // Checks exactly `ids`; `primary` is the run single-run views show.
   void setChecked(const QStringList& ids, const QString& primary);
   QStringList checked() const;
@@ -28,10 +43,15 @@ class HistoryDock : public QWidget {
   void selectionChanged(const QStringList& checked, const QString& primary);
   void removeRequested(const QString& id);
   void loadSettingsRequested(const QString& id);
+  // A run's row was clicked: show that run (its entry checked) in the single-run views.
+  void runChosen(const QString& id, int runIndex);
 
  private:
   void contextMenu(const QPoint& pos);
   QString idOf(const QTreeWidgetItem* item) const;
+  void fillRuns(QTreeWidgetItem* entry);
+
+  std::function<QVector<RunRow>(const QString&)> describer_;
 
   QTreeWidget* tree_ = nullptr;
   QString primary_;

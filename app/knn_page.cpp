@@ -166,4 +166,16 @@ QImage KnnPage::snapshot() {
   return view_->grab().toImage();
 }
 
+QString KnnPage::chartRun(const widgets::ChartSpec&) const {
+  const RunRef* ref = selection_.pick(&isKnn);
+  return ref ? runStamp(ref->label, ref->run()) : QString();
+}
+
+QVector<ViewPicture> KnnPage::pictures() {
+  const RunRef* ref = selection_.pick(&isKnn);
+  const QImage image = snapshot();
+  if (!ref || image.isNull()) return {};
+  return {ViewPicture{QString(), tr("Window KNN of %1").arg(runStamp(ref->label, ref->run())), image}};
+}
+
 }  // namespace kernellab::app

@@ -41,6 +41,8 @@ class KnnPage : public QObject, public ViewPage {
   void showRequest(const kernellab::RunRequest& request) override;
   QVector<widgets::ChartSpec> charts() const override;
   QImage snapshot() override;
+  QVector<ViewPicture> pictures() override;
+  QString chartRun(const widgets::ChartSpec& chart) const override;
 
   widgets::KnnView* view() const { return view_; }
   PageHint* hint() const { return hint_; }

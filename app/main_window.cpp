@@ -30,6 +30,7 @@
 #include "message_banner.h"
 #include "results_validation.h"
 #include "run_coordinator.h"
+#include "run_text.h"
 #include "window_actions.h"
 
 namespace kernellab::app {
@@ -66,6 +67,9 @@ void MainWindow::buildUi() {
   banner_ = new widgets::MessageBanner(central);
   tabs_ = new QTabWidget(central);
   tabs_->setDocumentMode(true);
+  // The views squeeze rather than widen the window: it keeps the size it was given (a page of
+  // wide controls once made a 1500 px window 2229 px wide).
+  tabs_->setMinimumSize(1, 1);
   pages_ = makeViewPages(tabs_);
   for (const auto& page : pages_) {
     page->setHost(this);
@@ -95,6 +99,9 @@ void MainWindow::buildUi() {
 
   backend_ = new QLabel(this);
   backend_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  // The reason for a missing GPU can be long: the line clips rather than widen the window (the
+  // tooltip holds all of it).
+  backend_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   stage_ = new QLabel(this);
   progress_ = new QProgressBar(this);
   progress_->setRange(0, 1000);
@@ -130,7 +137,31 @@ void MainWindow::buildUi() {
   connect(history_, &HistoryStore::problem, this, [this](const QString& text) {
     banner_->showMessage(text, widgets::MessageBanner::Level::Warning);
   });
-  connect(historyDock_, &HistoryDock::selectionChanged, this, &MainWindow::selectEntries);
+  connect(historyDock_, &HistoryDock::selectionChanged, this,
+          [this](const QStringList& ids, const QString& primary) { selectEntries(ids, primary); });
+  historyDock_->setRunDescriber([this](const QString& id) {
+    QVector<RunRow> rows;
+    const HistoryEntry* e = history_->find(id);
+    QString why;
+    const ResultsPtr file = e ? history_->results(id, &why) : nullptr;
+    if (!file) return rows;
+    const QStringList labels = HistoryStore::runLabels(*e, *file);
+    for (size_t i = 0; i < file->runs.size(); ++i) {
+      const RunResult& r = file->runs[i];
+      RunRow row{labels.value(static_cast<int>(i)), requestSummary(r.request), deviceShort(r), r.ok, fromStd(r.message)};
+      for (const VariantResult& v : r.variants)
+        if (!v.ok || (v.verification.performed && !v.verification.passed))
+          row.problem += QStringLiteral("\n%1: %2").arg(variantTitle(r.request.family, v.variant),
+                                                         v.ok ? fromStd(v.verification.note) : fromStd(v.error));
+      rows << row;
+    }
+    return rows;
+  });
+  connect(historyDock_, &HistoryDock::runChosen, this, [this](const QString& id, int index) {
+    QStringList ids = checked_;
+    if (!ids.contains(id)) ids << id;
+    selectEntries(ids, id, index);
+  });
   connect(historyDock_, &HistoryDock::removeRequested, this, [this](const QString& id) {
     history_->remove(id);
     checked_.removeAll(id);
@@ -163,6 +194,10 @@ void MainWindow::wireRuns() {
     for (const auto& p : pages_) p->showBackend(status);
   });
   connect(coordinator_, &RunCoordinator::started, this, [this](const RunRequest& r, const SweepAxes& axes) {
+    runFamily_ = r.family;
+    cancelling_ = false;
+    cancel_->setEnabled(true);
+    cancel_->setText(tr("Cancel"));
     for (const auto& p : pages_) p->runStarted(r, axes);
     progress_->setValue(0);
     progress_->show();
@@ -172,7 +207,7 @@ void MainWindow::wireRuns() {
     actions_->cancel->setEnabled(true);
   });
   connect(coordinator_, &RunCoordinator::progress, this, [this](const QString& stage, double f) {
-    stage_->setText(stage);
+    if (!cancelling_) stage_->setText(stage);
     progress_->setValue(static_cast<int>(f * 1000));
   });
   connect(coordinator_, &RunCoordinator::iteration, this, [this](const LiveIteration& it) {
@@ -194,7 +229,9 @@ void MainWindow::wireRuns() {
             emit runSettled(true, QString());
           });
   connect(coordinator_, &RunCoordinator::failed, this, [this](const QString& message, bool badInput) {
-    showError(badInput ? tr("Cannot run: %1").arg(message) : tr("The run failed: %1").arg(message));
+    // The request checks name command-line options; the window names its own fields.
+    const QString said = inPanelTerms(message, runFamily_);
+    showError(badInput ? tr("Cannot run: %1").arg(said) : tr("The run failed: %1").arg(said));
     stage_->setText(tr("Failed"));
     emit runSettled(false, message);
   });
@@ -203,6 +240,7 @@ void MainWindow::wireRuns() {
     emit runSettled(false, tr("cancelled"));
   });
   connect(coordinator_, &RunCoordinator::settled, this, [this] {
+    cancelling_ = false;
     progress_->hide();
     cancel_->hide();
     panel_->setRunning(false);
@@ -270,6 +308,7 @@ ViewPage* MainWindow::page(const QString& id) const {
 }
 
 QString MainWindow::backendText() const { return backend_->text(); }
+QString MainWindow::stageText() const { return stage_->text(); }
 
 void MainWindow::updateStatusBackend() {
   // Always say what runs and why: the GPU, or the CPU with CUDA's own reason.
@@ -280,9 +319,11 @@ void MainWindow::updateStatusBackend() {
   else text = tr("Backend: %1").arg(cudaSummary_);
   backend_->setText(text);
   backend_->setToolTip(cudaSummary_.startsWith(QLatin1String("CPU"))
-                           ? tr("No usable GPU: every run uses the multithreaded CPU backend, which runs the "
-                                "kernels' own index functions. Times are CPU times.")
-                           : QString());
+                           ? text + QStringLiteral("\n\n") +
+                                 tr("No usable GPU: every run uses the multithreaded CPU backend, which runs the "
+                                    "kernels' own index functions. Times are CPU times; the Timing charts show "
+                                    "KernelLab's H200 runs beside them.")
+                           : text);
 }
 
 void MainWindow::showError(const QString& text) {
@@ -316,12 +357,21 @@ bool MainWindow::startRun() {
 
 void MainWindow::cancelRun() {
   liveDelay_.stop();
+  if (!coordinator_->running()) return;
   coordinator_->cancel();
+  // The run stops between two launches: say so until it has (a launch can take seconds).
+  cancelling_ = true;
+  stage_->setText(tr("Cancelling... (after the launch in progress)"));
+  cancel_->setEnabled(false);
+  cancel_->setText(tr("Cancelling..."));
+  panel_->setCancelling();
+  actions_->cancel->setEnabled(false);
 }
 
-void MainWindow::selectEntries(const QStringList& ids, const QString& primary) {
+void MainWindow::selectEntries(const QStringList& ids, const QString& primary, int primaryRun) {
   checked_ = ids;
   primary_ = ids.contains(primary) ? primary : (ids.isEmpty() ? QString() : ids.back());
+  primaryRun_ = primaryRun;
   historyDock_->setChecked(checked_, primary_);
   refreshViews();
 }
@@ -329,6 +379,10 @@ void MainWindow::selectEntries(const QStringList& ids, const QString& primary) {
 void MainWindow::refreshViews() {
   QString why;
   selection_ = history_->selection(checked_, primary_, &why);
+  // A run chosen in its file's rows is the primary run (the file's first otherwise).
+  if (primaryRun_ > 0)
+    for (int i = 0; i < selection_.runs.size(); ++i)
+      if (selection_.runs[i].entryId == primary_ && selection_.runs[i].index == primaryRun_) selection_.primary = i;
   if (!why.isEmpty()) showError(tr("Some runs could not be read: %1").arg(why));
   for (const auto& p : pages_) p->showRuns(selection_);
 }
@@ -359,6 +413,7 @@ bool MainWindow::openPath(const QString& path, QString* error) {
         history_->import(read.file, read.sha1,
                          tr("opened %1").arg(QFileInfo(path).absoluteFilePath()), &e, &why)) {
       selectEntries({e.id}, e.id);
+      if (e.runs > 1) historyDock_->expandEntry(e.id);  // a row per run, each with its status
       banner_->showMessage(tr("Opened %1: %n run(s) from %2, kept as run #%3.", nullptr, e.runs)
                                .arg(QFileInfo(path).fileName(), e.device)
                                .arg(e.number),
@@ -443,9 +498,11 @@ bool MainWindow::exportCharts(const QString& dir, QSize size, QStringList* writt
   return ok;
 }
 
+ReportContent MainWindow::reportContent() { return collectReport(pages_, pictures(), selection_, backend_->text()); }
+
 bool MainWindow::exportReport(const QString& path, QString* error) {
   QString why;
-  const bool ok = writeReport(collectReport(pages_, pictures(), selection_, backend_->text()), path, &why);
+  const bool ok = writeReport(reportContent(), path, &why);
   if (!ok) showError(tr("Report failed: %1").arg(why));
   if (error) *error = why;
   return ok;

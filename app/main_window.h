@@ -45,6 +45,9 @@ class MainWindow : public QMainWindow, public PageHost {
   const ViewPages& pages() const { return pages_; }
   const RunSelection& selection() const { return selection_; }
   QString backendText() const;
+  QString stageText() const;
+  // What a report of the shown runs holds now (pictures taken from the views).
+  struct ReportContent reportContent();
 
  public slots:
   // Results (.json) or points (.csv, .npy). A file that does not open changes nothing and
@@ -61,7 +64,8 @@ class MainWindow : public QMainWindow, public PageHost {
   bool showChart(const QString& chartId);
   bool exportCharts(const QString& dir, QSize size, QStringList* written = nullptr, QString* error = nullptr);
   bool exportReport(const QString& path, QString* error = nullptr);
-  void selectEntries(const QStringList& ids, const QString& primary);
+  // `primaryRun`: which run of the primary entry fills the single-run views (its first: 0).
+  void selectEntries(const QStringList& ids, const QString& primary, int primaryRun = 0);
   void openDialog();
   void exportChartDialog();
   void exportReportDialog();
@@ -96,12 +100,15 @@ class MainWindow : public QMainWindow, public PageHost {
   RunSelection selection_;
   QStringList checked_;
   QString primary_;
+  int primaryRun_ = 0;
   QLabel* backend_ = nullptr;
   QLabel* stage_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QTimer liveDelay_;
   QString cudaSummary_;
+  bool cancelling_ = false;  // Cancel pressed, the run not stopped yet
+  kernellab::Family runFamily_ = kernellab::Family::Transpose;  // of the run in progress
   QSize exportSize_{1200, 700};
   QString exportDir_;
 };

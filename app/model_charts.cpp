@@ -5,7 +5,9 @@
 #include <QObject>
 #include <algorithm>
 
+#include "published_baselines.h"
 #include "run_text.h"
+#include "view_style.h"
 
 namespace kernellab::app {
 namespace {
@@ -254,8 +256,8 @@ QVector<ChartSpec> knnCharts(const RunResult& run) {
   ChartSpec shared = time;
   shared.id = QStringLiteral("shared-memory");
   shared.title = QObject::tr("KNN shared memory per block");
-  shared.yLabel = QObject::tr("Shared memory per block (kB, 1 kB = 1000 B)");
-  shared.unit = QStringLiteral("kB");
+  shared.yLabel = widgets::sharedMemoryAxisLabel();
+  shared.unit = QStringLiteral("KiB");
   ChartSpec blocks = time;
   blocks.id = QStringLiteral("blocks");
   blocks.title = QObject::tr("KNN resident blocks per SM (CUDA occupancy API)");
@@ -281,7 +283,7 @@ QVector<ChartSpec> knnCharts(const RunResult& run) {
     if (v.knn) {
       ChartSeries m = s;
       m.x << static_cast<double>(i);
-      m.y << static_cast<double>(v.knn->sharedBytesPerBlock) / 1000.0;
+      m.y << static_cast<double>(v.knn->sharedBytesPerBlock) / widgets::kBytesPerKiB;
       shared.series << m;
     }
     if (!v.kernels.empty() && v.kernels.front().resources) {
@@ -292,6 +294,31 @@ QVector<ChartSpec> knnCharts(const RunResult& run) {
     }
   }
   time.notes << QObject::tr("Median of %1 repetitions with min-max whiskers; clock: %2.").arg(run.request.repetitions).arg(clock);
+  if (run.backend == "cpu") {
+    // Beside a CPU run, what the GPU does: KernelLab's own H200 run of every variant.
+    bool reference = false;
+    for (const PublishedTable* t : gpuReference().forFamily(Family::Knn)) {
+      for (const PublishedSeries& ps : t->series) {
+        const int c = static_cast<int>(time.categories.indexOf(variantTitle(Family::Knn, ps.variant.toStdString())));
+        if (c < 0 || ps.values.isEmpty()) continue;
+        ChartSeries s;
+        s.name = QObject::tr("%1: %2").arg(referenceLabel(*t), variantTitle(Family::Knn, ps.variant.toStdString()));
+        s.colorIndex = variantColorIndex(Family::Knn, ps.variant.toStdString());
+        s.published = s.reference = true;
+        s.source = t->source;
+        s.x << c;
+        s.y << ps.values.front();
+        s.notes << t->problem;
+        time.series << s;
+        reference = true;
+      }
+      if (reference)
+        time.notes << QObject::tr("Cross-hatched bars: KernelLab on an NVIDIA H200, measured %1 (%2), not in this run: %3")
+                          .arg(t->measured, t->problem, t->source);
+    }
+    time.notes << QObject::tr("CPU backend: times of the CPU executor running the kernels' index functions on CPU threads, "
+                              "not GPU times; on a CPU the ranking of the variants can reverse.");
+  }
   QVector<ChartSpec> out;
   for (const ChartSpec& c : {time, shared, blocks})
     if (!c.isEmpty()) out << c;

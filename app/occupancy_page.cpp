@@ -5,6 +5,7 @@
 #include <QVBoxLayout>
 
 #include "kernellab/backend.h"
+#include "kernellab/schedule_model.h"
 #include "model_charts.h"
 #include "occupancy_view.h"
 #include "page_hint.h"
@@ -52,6 +53,7 @@ void OccupancyPage::showBackend(const BackendStatus& status) {
 void OccupancyPage::refresh() {
   runLabel_.clear();
   deviceValues_ = false;
+  kernelKnown_ = false;
   const RunRef* ref = selection_.pick(&hasResources);
   if (ref) {
     // The run's GPU becomes the "this GPU" preset and its kernels fill the device table.
@@ -60,6 +62,7 @@ void OccupancyPage::refresh() {
     runLabel_ = ref->label;
     deviceName_ = fromStd(run.device.name);
     deviceValues_ = true;
+    kernelKnown_ = true;
     hint_->clearHint();
     return;
   }
@@ -74,22 +77,39 @@ void OccupancyPage::refresh() {
     const RunResult& run = any->run();
     runLabel_ = any->label;
     // The calculator takes the run's launch: threads per block of its first kernel, and the
-    // shared memory a KNN variant reports. Registers are only known from a CUDA build's kernels.
+    // shared memory of the kernel a view models. A transpose run is the padded kernel, as the
+    // Schedule view's model has it (one function gives both). Registers are only known from a
+    // CUDA build's kernels: 0 here, "not limiting", in both views.
     int tpb = run.request.launch.threadsPerBlock;
     int shared = 0;
-    for (const VariantResult& v : run.variants) {
-      if (!v.ok || v.kernels.empty()) continue;
-      const KernelResult& k = v.kernels.front();
-      if (k.blockX > 0) tpb = k.blockX * std::max(1, k.blockY);
-      if (v.knn) shared = static_cast<int>(v.knn->sharedBytesPerBlock);
-      break;
+    QString kernel;
+    if (run.request.family == Family::Transpose) {
+      kernelKnown_ = true;
+      const occupancy::Input in = schedule::transposeOccupancyInput(run.request, 0);
+      tpb = in.threadsPerBlock;
+      shared = in.sharedBytesPerBlock;
+      kernel = tr("the padded transpose kernel (a %1 x %2 tile of floats: %L3 B of shared memory), as in the "
+                  "Schedule view's model")
+                   .arg(run.request.launch.tile + 1)
+                   .arg(run.request.launch.tile)
+                   .arg(shared);
+    } else {
+      for (const VariantResult& v : run.variants) {
+        if (!v.ok || v.kernels.empty()) continue;
+        const KernelResult& k = v.kernels.front();
+        if (k.blockX > 0) tpb = k.blockX * std::max(1, k.blockY);
+        if (v.knn) shared = static_cast<int>(v.knn->sharedBytesPerBlock);
+        break;
+      }
+      kernel = shared > 0 ? tr("%L1 B of shared memory per block").arg(shared) : tr("no shared memory counted");
     }
     view_->setInputs(tpb, 0, shared);
-    text = tr("Run %1 ran on the %2 backend: its kernels have no registers, shared memory or CUDA "
-              "occupancy API values to put next to the calculator (those are read from a CUDA device). "
-              "The calculator shows its launch: %3 threads per block.")
+    text = tr("Run %1 ran on the %2 backend: its kernels have no registers or CUDA occupancy API values to "
+              "put next to the calculator (those are read from a CUDA device). The calculator shows its launch: "
+              "%3 threads per block, %4; registers unknown (0, not limiting).")
                .arg(any->label, fromStd(run.backend).toUpper())
-               .arg(tpb);
+               .arg(tpb)
+               .arg(kernel);
   } else {
     text = tr("No run selected: the calculator works on its own. Select a run recorded on a CUDA GPU to "
               "see every kernel's registers, shared memory and blocks per SM next to the calculator's answer.");
@@ -104,7 +124,8 @@ void OccupancyPage::refresh() {
 }
 
 QVector<widgets::ChartSpec> OccupancyPage::charts() const {
-  if (runLabel_.isEmpty()) return {};
+  // Exports and reports: only for a kernel of the run, not for a calculator left at its inputs.
+  if (runLabel_.isEmpty() || !kernelKnown_) return {};
   const occupancy::Result& r = view_->result();
   QVector<widgets::ChartSpec> out = occupancyCharts(r.arch, r.input);
   if (deviceValues_) {
@@ -116,8 +137,22 @@ QVector<widgets::ChartSpec> OccupancyPage::charts() const {
 }
 
 QImage OccupancyPage::snapshot() {
-  if (runLabel_.isEmpty()) return {};
-  return view_->grab().toImage();
+  // The device's own registers, shared memory and blocks per SM next to the calculator: only
+  // a GPU run has them (its charts say the rest).
+  if (!deviceValues_) return {};
+  return view_->reportPicture();
+}
+
+QString OccupancyPage::chartRun(const widgets::ChartSpec&) const {
+  const RunRef* ref = deviceValues_ ? selection_.pick(&hasResources) : selection_.primaryRun();
+  return ref ? runStamp(ref->label, ref->run()) : QString();
+}
+
+QVector<ViewPicture> OccupancyPage::pictures() {
+  const RunRef* ref = selection_.pick(&hasResources);
+  const QImage image = snapshot();
+  if (!ref || image.isNull()) return {};
+  return {ViewPicture{QString(), tr("Occupancy of the kernels of %1").arg(runStamp(ref->label, ref->run())), image}};
 }
 
 }  // namespace kernellab::app

@@ -29,6 +29,8 @@ class OccupancyPage : public QObject, public ViewPage {
   void showBackend(const kernellab::BackendStatus& status) override;
   QVector<widgets::ChartSpec> charts() const override;
   QImage snapshot() override;
+  QVector<ViewPicture> pictures() override;
+  QString chartRun(const widgets::ChartSpec& chart) const override;
 
   widgets::OccupancyView* view() const { return view_; }
   PageHint* hint() const { return hint_; }
@@ -46,6 +48,7 @@ class OccupancyPage : public QObject, public ViewPage {
   QString runLabel_;
   QString deviceName_;
   bool deviceValues_ = false;
+  bool kernelKnown_ = false;  // the calculator shows a kernel of the run (its device's, or the padded transpose's)
 };
 
 }  // namespace kernellab::app

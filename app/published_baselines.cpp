@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QObject>
 
 // The resources live in the kernellab_app static library; referencing the initialiser here makes
 // the linker keep them (Q_INIT_RESOURCE must be called outside any namespace).
@@ -46,10 +47,19 @@ PublishedBaselines parsePublishedBaselines(const QByteArray& json) {
                           .arg(problem.value(QStringLiteral("n")).toDouble(), 0, 'f', 0)
                           .arg(problem.value(QStringLiteral("k")).toInt())
                           .arg(problem.value(QStringLiteral("d")).toInt());
-    else if (problem.contains(QStringLiteral("width")))
-      table.problem = QStringLiteral("%1x%2 float32")
-                          .arg(problem.value(QStringLiteral("width")).toInt())
-                          .arg(problem.value(QStringLiteral("height")).toInt());
+    else if (problem.contains(QStringLiteral("width"))) {
+      table.width = problem.value(QStringLiteral("width")).toDouble();
+      table.height = problem.value(QStringLiteral("height")).toDouble();
+      table.problem = QStringLiteral("%1x%2 float32").arg(table.width).arg(table.height);
+    } else if (problem.contains(QStringLiteral("rows")))
+      table.problem = QStringLiteral("%1x%2x%3 image, window %4, k %5")
+                          .arg(problem.value(QStringLiteral("rows")).toInt())
+                          .arg(problem.value(QStringLiteral("cols")).toInt())
+                          .arg(problem.value(QStringLiteral("components")).toInt())
+                          .arg(problem.value(QStringLiteral("window")).toInt())
+                          .arg(problem.value(QStringLiteral("k")).toInt());
+    table.ownMeasurement = t.value(QStringLiteral("own_measurement")).toBool();
+    table.measured = t.value(QStringLiteral("measured")).toString();
     table.source = t.value(QStringLiteral("source")).toString();
     table.shortSource = t.value(QStringLiteral("short_source")).toString();
     const QJsonObject labels = t.value(QStringLiteral("variant_labels")).toObject();
@@ -76,18 +86,33 @@ PublishedBaselines parsePublishedBaselines(const QByteArray& json) {
   return out;
 }
 
+namespace {
+
+PublishedBaselines loadResource(const QString& path) {
+  initKernelLabResources();
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) {
+    PublishedBaselines b;
+    b.error = QStringLiteral("resource %1 is missing").arg(path);
+    return b;
+  }
+  return parsePublishedBaselines(f.readAll());
+}
+
+}  // namespace
+
 const PublishedBaselines& publishedBaselines() {
-  static const PublishedBaselines baselines = [] {
-    initKernelLabResources();
-    QFile f(QStringLiteral(":/baselines/published_baselines.json"));
-    if (!f.open(QIODevice::ReadOnly)) {
-      PublishedBaselines b;
-      b.error = QStringLiteral("published baselines resource is missing");
-      return b;
-    }
-    return parsePublishedBaselines(f.readAll());
-  }();
+  static const PublishedBaselines baselines = loadResource(QStringLiteral(":/baselines/published_baselines.json"));
   return baselines;
+}
+
+const PublishedBaselines& gpuReference() {
+  static const PublishedBaselines reference = loadResource(QStringLiteral(":/baselines/h200_reference.json"));
+  return reference;
+}
+
+QString referenceLabel(const PublishedTable& t) {
+  return QObject::tr("%1, measured %2").arg(t.device.isEmpty() && !t.devices.isEmpty() ? t.devices.front().device : t.device, t.measured);
 }
 
 }  // namespace kernellab::app

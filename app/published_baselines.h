@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Published figures shown beside measured runs (resources/baselines/published_baselines.json,
 // compiled in through resources/kernellab.qrc): the thesis's GTX Titan k-centers table and the
-// NVIDIA transpose paper's bandwidths.
+// NVIDIA transpose paper's bandwidths. The same form holds KernelLab's own reference set
+// (resources/baselines/h200_reference.json): runs recorded on an NVIDIA H200, shown beside runs
+// of the CPU backend so a machine without a GPU shows what the GPU does.
 #pragma once
 
 #include <QByteArray>
@@ -34,6 +36,9 @@ struct PublishedTable {
   QString axis;                 // "tpb" or "device"
   QVector<double> axisValues;
   QString problem;              // "N=1000000 K=100 D=200", "2048x2048 float32"
+  double width = 0, height = 0; // transpose tables: the matrix
+  bool ownMeasurement = false;  // KernelLab's own run on another device (the H200 reference set)
+  QString measured;             // its date, "2026-11-29"
   QString source;               // full citation
   QString shortSource;          // for legends
   QMap<QString, QString> variantLabels;  // variant id -> the source's name
@@ -51,5 +56,9 @@ struct PublishedBaselines {
 PublishedBaselines parsePublishedBaselines(const QByteArray& json);
 // The compiled-in tables (parsed once).
 const PublishedBaselines& publishedBaselines();
+// KernelLab's H200 reference set (parsed once).
+const PublishedBaselines& gpuReference();
+// "H200, measured 2026-11-29": how a reference table is named in legends and captions.
+QString referenceLabel(const PublishedTable& table);
 
 }  // namespace kernellab::app

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
-// Report as HTML (images as data URIs) or PDF (QTextDocument printed through QPrinter).
+// Report as HTML (images as data URIs) or PDF (QTextDocument printed through QPrinter, landscape).
 #include "report_writer.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QBuffer>
 #include <QDateTime>
 #include <QFileInfo>
 #include <QPageLayout>
 #include <QPrinter>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTextDocument>
 #include <QUrl>
@@ -16,6 +18,7 @@
 #include "kernellab/experiment.h"
 #include "kernellab/text.h"
 #include "run_text.h"
+#include "view_style.h"
 
 namespace kernellab::app {
 namespace {
@@ -27,14 +30,30 @@ QString bytesText(uint64_t b) {
   return QString::fromStdString(formatBytes(static_cast<double>(b)));
 }
 
+// A number, a percentage or a count: kept on one line and right-aligned.
+bool looksNumeric(const QString& cell) {
+  static const QRegularExpression re(QStringLiteral("^[-+]?[0-9][0-9.,\\s]*(%| %|ms| ms)?$"));
+  return re.match(cell.trimmed()).hasMatch();
+}
+
+QString cellHtml(const QString& text, bool header = false) {
+  const QString tag = header ? QStringLiteral("th") : QStringLiteral("td");
+  if (!header && looksNumeric(text))
+    return QStringLiteral("<%1 class=\"num\" align=\"right\" nowrap>%2</%1>").arg(tag, esc(text));
+  return QStringLiteral("<%1>%2</%1>").arg(tag, esc(text));
+}
+
 QString row(const QStringList& cells, bool header = false) {
   QString r = QStringLiteral("<tr>");
-  for (const QString& c : cells)
-    r += header ? QStringLiteral("<th>%1</th>").arg(esc(c)) : QStringLiteral("<td>%1</td>").arg(esc(c));
+  for (const QString& c : cells) r += cellHtml(c, header);
   return r + QStringLiteral("</tr>\n");
 }
 
-// One small two-column table per device: reads well on paper and in a browser.
+// Label / value rows: the label never wraps.
+QString factRow(const QString& label, const QString& value) {
+  return QStringLiteral("<tr><th align=\"left\" nowrap>%1</th><td>%2</td></tr>\n").arg(esc(label), esc(value));
+}
+
 QString devicesSection(const RunSelection& sel) {
   QString html = QStringLiteral("<h2>Devices</h2>\n");
   QSet<QString> seen;
@@ -45,60 +64,113 @@ QString devicesSection(const RunSelection& sel) {
     if (seen.contains(key)) continue;
     seen.insert(key);
     const bool cuda = r.backend == "cuda";
-    html += QStringLiteral("<table>\n");
-    html += row({QObject::tr("Device"), fromStd(d.name)}, false);
-    html += row({QObject::tr("Backend"), cuda ? QObject::tr("CUDA") : QObject::tr("CPU (the kernels' index functions on CPU threads)")});
-    html += row({QObject::tr("Why this backend"), fromStd(r.backendNote)});
+    html += QStringLiteral("<table class=\"facts\">\n");
+    html += factRow(QObject::tr("Device"), fromStd(d.name));
+    html += factRow(QObject::tr("Backend"), cuda ? QObject::tr("CUDA") : QObject::tr("CPU (the kernels' index functions on CPU threads)"));
+    html += factRow(QObject::tr("Why this backend"), fromStd(r.backendNote));
     if (cuda) {
-      html += row({QObject::tr("Compute capability"), QStringLiteral("%1.%2").arg(d.ccMajor).arg(d.ccMinor)});
-      html += row({QObject::tr("Multiprocessors"), QString::number(d.smCount)});
-      html += row({QObject::tr("Global memory / L2"), bytesText(d.globalMemBytes) + QStringLiteral(" / ") + bytesText(d.l2Bytes)});
-      html += row({QObject::tr("Shared memory per block / per SM"), bytesText(d.sharedPerBlock) + QStringLiteral(" / ") + bytesText(d.sharedPerSM)});
-      html += row({QObject::tr("Registers per SM"), QString::number(d.regsPerSM)});
-      html += row({QObject::tr("Max threads per block / per SM"), QStringLiteral("%1 / %2").arg(d.maxThreadsPerBlock).arg(d.maxThreadsPerSM)});
-      html += row({QObject::tr("Driver / runtime"), QStringLiteral("%1 / %2").arg(d.driverVersion).arg(d.runtimeVersion)});
+      html += factRow(QObject::tr("Compute capability"), QStringLiteral("%1.%2").arg(d.ccMajor).arg(d.ccMinor));
+      html += factRow(QObject::tr("Multiprocessors"), QString::number(d.smCount));
+      html += factRow(QObject::tr("Global memory / L2"), bytesText(d.globalMemBytes) + QStringLiteral(" / ") + bytesText(d.l2Bytes));
+      // Shared memory in KiB, as everywhere in KernelLab (CUDA's own limits are binary).
+      html += factRow(QObject::tr("Shared memory per block / per SM (KiB = 1024 B)"),
+                      widgets::sharedMemoryText(double(d.sharedPerBlock)) + QStringLiteral(" / ") +
+                          widgets::sharedMemoryText(double(d.sharedPerSM)));
+      html += factRow(QObject::tr("Registers per SM"), QStringLiteral("%L1").arg(d.regsPerSM));
+      html += factRow(QObject::tr("Max threads per block / per SM"), QStringLiteral("%1 / %2").arg(d.maxThreadsPerBlock).arg(d.maxThreadsPerSM));
+      html += factRow(QObject::tr("Driver / runtime"), QStringLiteral("%1 / %2").arg(d.driverVersion).arg(d.runtimeVersion));
     } else {
-      html += row({QObject::tr("Hardware threads"), QString::number(d.smCount)});
-      html += row({QObject::tr("Memory"), bytesText(d.globalMemBytes)});
+      html += factRow(QObject::tr("Hardware threads"), QString::number(d.smCount));
+      html += factRow(QObject::tr("Memory"), bytesText(d.globalMemBytes));
     }
     html += QStringLiteral("</table>\n");
   }
   return html;
 }
 
+QString whenText(const RunResult& r) {
+  return fromStd(r.createdAt).replace(QLatin1Char('T'), QLatin1Char(' ')).remove(QLatin1Char('Z'));
+}
+
 QString configurationSection(const RunSelection& sel) {
-  QString html = QStringLiteral("<h2>Configuration</h2>\n<table>\n");
+  QString html = QStringLiteral("<h2>Configuration</h2>\n<table width=\"100%\">\n");
   html += row({QObject::tr("Run"), QObject::tr("When (UTC)"), QObject::tr("Problem and launch"), QObject::tr("Variants"),
-               QObject::tr("Repetitions"), QObject::tr("Seed"), QObject::tr("Outcome")},
+               QObject::tr("Timing"), QObject::tr("Outcome")},
               true);
   for (const RunRef& ref : sel.runs) {
     const RunResult& r = ref.run();
     QStringList variants;
     for (const VariantResult& v : r.variants) variants << variantTitle(r.request.family, v.variant);
-    QString outcome = r.ok ? (r.request.verify ? QObject::tr("ok, verified") : QObject::tr("ok, not verified")) : fromStd(r.message);
-    html += row({ref.label, fromStd(r.createdAt).replace(QLatin1Char('T'), QLatin1Char(' ')).remove(QLatin1Char('Z')),
-                 requestSummary(r.request), variants.join(QStringLiteral(", ")),
-                 QObject::tr("%1 after %2 warm-up").arg(r.request.repetitions).arg(r.request.warmup),
-                 QString::number(r.request.seed), outcome});
+    const QString outcome = r.ok ? (r.request.verify ? QObject::tr("ok, verified") : QObject::tr("ok, not verified")) : fromStd(r.message);
+    html += QStringLiteral("<tr><td nowrap>%1</td><td nowrap>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td></tr>\n")
+                .arg(esc(ref.label), esc(whenText(r)), esc(requestSummary(r.request)), esc(variants.join(QStringLiteral(", "))),
+                     esc(QObject::tr("%1 repetitions after %2 warm-up; seed %3").arg(r.request.repetitions).arg(r.request.warmup).arg(r.request.seed)),
+                     esc(outcome));
   }
   return html + QStringLiteral("</table>\n");
 }
 
-QString tableSection(const TableData& t) {
-  QString html = QStringLiteral("<h2>Results</h2>\n<table>\n") + row(t.headers, true);
-  for (const QStringList& r : t.rows) html += row(r);
-  return html + QStringLiteral("</table>\n");
+// One table per run: the run's configuration and device as its heading, the variants as rows,
+// the numbers on one line each, a variant's note on a row of its own under it. Fits a page
+// however many columns the shared table grows.
+QString resultsSection(const TableData& t) {
+  const int runCol = static_cast<int>(t.headers.indexOf(QObject::tr("Run")));
+  const int configCol = static_cast<int>(t.headers.indexOf(QObject::tr("Configuration")));
+  const int deviceCol = static_cast<int>(t.headers.indexOf(QObject::tr("Device")));
+  const int noteCol = static_cast<int>(t.headers.indexOf(QObject::tr("Note")));
+  QVector<int> columns;
+  for (int c = 0; c < t.headers.size(); ++c)
+    if (c != runCol && c != configCol && c != deviceCol && c != noteCol) columns << c;
+  QString html = QStringLiteral("<h2 style=\"page-break-before: always\">Results</h2>\n");
+  QString current;
+  for (int r = 0; r < t.rows.size(); ++r) {
+    const QStringList& cells = t.rows[r];
+    const QString label = cells.value(runCol);
+    if (label != current) {
+      if (!current.isEmpty()) html += QStringLiteral("</table>\n");
+      current = label;
+      html += QStringLiteral("<h3>Run %1: %2 on %3</h3>\n<table>\n").arg(esc(label), esc(cells.value(configCol)), esc(cells.value(deviceCol)));
+      QStringList head;
+      for (int c : columns) head << t.headers[c];
+      html += row(head, true);
+    }
+    const bool failed = t.rowFailed.value(r);
+    QString line = failed ? QStringLiteral("<tr class=\"failed\">") : QStringLiteral("<tr>");
+    for (int c : columns) {
+      QString cell = cellHtml(cells.value(c));
+      if (failed) cell.replace(QStringLiteral("<td"), QStringLiteral("<td style=\"color:#b00020\""));
+      line += cell;
+    }
+    html += line + QStringLiteral("</tr>\n");
+    const QString note = cells.value(noteCol);
+    if (!note.isEmpty())
+      html += QStringLiteral("<tr><td colspan=\"%1\" class=\"note\">%2</td></tr>\n").arg(columns.size()).arg(esc(note));
+  }
+  if (!current.isEmpty()) html += QStringLiteral("</table>\n");
+  return html;
 }
 
-QString sourcesSection(const QVector<widgets::ChartSpec>& charts) {
-  QStringList sources;
+QString sourcesSection(const QVector<ReportChart>& charts) {
+  QStringList published, reference;
   for (const auto& c : charts)
-    for (const auto& s : c.series)
-      if (s.published && !s.source.isEmpty() && !sources.contains(s.source)) sources << s.source;
-  if (sources.isEmpty()) return {};
-  QString html = QStringLiteral("<h2>Published figures</h2>\n<p>Hatched bars are published measurements shown for comparison, not measured in these runs:</p>\n<ul>\n");
-  for (const QString& s : sources) html += QStringLiteral("<li>%1</li>\n").arg(esc(s));
-  return html + QStringLiteral("</ul>\n");
+    for (const auto& s : c.spec.series) {
+      if (!s.published || s.source.isEmpty()) continue;
+      QStringList& list = s.reference ? reference : published;
+      if (!list.contains(s.source)) list << s.source;
+    }
+  QString html;
+  if (!published.isEmpty()) {
+    html += QStringLiteral("<h2>Published figures</h2>\n<p>Hatched bars are published measurements shown for comparison, not measured in these runs:</p>\n<ul>\n");
+    for (const QString& s : published) html += QStringLiteral("<li>%1</li>\n").arg(esc(s));
+    html += QStringLiteral("</ul>\n");
+  }
+  if (!reference.isEmpty()) {
+    html += QStringLiteral("<h2>GPU reference</h2>\n<p>Cross-hatched bars are KernelLab's own runs on an NVIDIA H200, "
+                           "shown beside runs of the CPU backend, not measured in these runs:</p>\n<ul>\n");
+    for (const QString& s : reference) html += QStringLiteral("<li>%1</li>\n").arg(esc(s));
+    html += QStringLiteral("</ul>\n");
+  }
+  return html;
 }
 
 QString pngDataUri(const QImage& image) {
@@ -109,17 +181,72 @@ QString pngDataUri(const QImage& image) {
   return QStringLiteral("data:image/png;base64,") + QString::fromLatin1(bytes.toBase64());
 }
 
+// A landscape A4 page with 12 mm margins has 186 mm of text height (703 px at 96 dpi); a picture
+// leaves room for its caption.
+constexpr double kMaxPictureHeight = 640;
+
+// Charts drawn at twice their shown size: sharp in browsers and on paper.
+constexpr double kChartScale = 2.0;
+
+QHash<QString, QImage> reportImages(const ReportContent& c) {
+  QHash<QString, QImage> images;
+  for (int i = 0; i < c.charts.size(); ++i) {
+    // The notes go under the figure as text: the plot keeps the picture's height.
+    widgets::ChartSpec spec = c.charts[i].spec;
+    spec.notes.clear();
+    images[QStringLiteral("chart-%1").arg(i)] = widgets::renderChartImage(spec, c.charts[i].logY, c.chartSize, kChartScale);
+  }
+  for (int i = 0; i < c.pictures.size(); ++i) images[QStringLiteral("picture-%1").arg(i)] = c.pictures[i].image;
+  return images;
+}
+
+QVector<Family> familiesIn(const RunSelection& sel) {
+  QVector<Family> out;
+  for (const RunRef& r : sel.runs)
+    if (!out.contains(r.run().request.family)) out << r.run().request.family;
+  return out;
+}
+
 }  // namespace
+
+QString familyFootnote(Family f) {
+  switch (f) {
+    case Family::Transpose:
+      return QObject::tr("Matrix transpose: times in milliseconds per transpose (median of the timed repetitions, min "
+                         "and max beside it); effective bandwidth in decimal GB/s (1 GB = 10^9 bytes), each input "
+                         "element read once and each output element written once; shares against the copy kernel "
+                         "of the same run.");
+    case Family::KMeans:
+      return QObject::tr("k-means: times in milliseconds per run of every iteration until the stop rule (median of "
+                         "the timed repetitions); a seed variant's iteration is Campaign's three kernels (assign "
+                         "to the nearest centroid, update the centroids, score). Labels and centroids are verified "
+                         "against a CPU reference that runs the same iterations from the same initial centers.");
+    case Family::KCenters:
+      return QObject::tr("k-centers: times in milliseconds per run choosing all K centers (median of the timed "
+                         "repetitions); each new center is the point farthest from those chosen, found by a "
+                         "parallel max-reduction. Every point is processed at every block size and verified against "
+                         "a CPU reference.");
+    case Family::Knn:
+      return QObject::tr("Window KNN: times in milliseconds per run over the whole image (median of the timed "
+                         "repetitions); every neighbour list is compared with the CPU reference, and mismatches are "
+                         "split into tie swaps (same distances, other pixels) and different neighbours. Shared "
+                         "memory in KiB (1 KiB = 1024 B).");
+  }
+  return {};
+}
 
 QString reportHtml(const ReportContent& c, const QHash<QString, QString>& imageUrls) {
   QString html = QStringLiteral(
       "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>%1</title>\n<style>\n"
-      "body { font-family: 'DejaVu Sans', Arial, sans-serif; font-size: 10pt; color: #222; margin: 24px; }\n"
+      "body { font-family: 'DejaVu Sans', Arial, sans-serif; font-size: 10pt; color: #222; margin: 24px; max-width: 1060px; }\n"
       "h1 { font-size: 18pt; } h2 { font-size: 13pt; margin-top: 22px; border-bottom: 1px solid #ccc; }\n"
+      "h3 { font-size: 10.5pt; margin: 14px 0 4px 0; }\n"
       "table { border-collapse: collapse; margin: 6px 0; }\n"
-      "th, td { border: 1px solid #bbb; padding: 3px 6px; font-size: 8.5pt; text-align: left; }\n"
-      "th { background: #eef2f6; }\n .note { color: #555; font-size: 8.5pt; }\n"
-      "img { max-width: 100%; }\n</style></head><body>\n")
+      "th, td { border: 1px solid #bbb; padding: 3px 6px; font-size: 8.5pt; text-align: left; vertical-align: top; }\n"
+      "th { background: #eef2f6; white-space: nowrap; }\n td.num { text-align: right; white-space: nowrap; }\n"
+      "td.note { color: #555; font-size: 8pt; }\n .note { color: #555; font-size: 8.5pt; }\n"
+      "p.caption { color: #444; font-size: 8.5pt; margin-top: 2px; }\n"
+      "img { max-width: 100%; height: auto; }\n</style></head><body>\n")
                      .arg(esc(c.title));
   html += QStringLiteral("<h1>%1</h1>\n").arg(esc(c.title));
   html += QStringLiteral("<p>%1 · generated %2 UTC by %3</p>\n")
@@ -130,22 +257,84 @@ QString reportHtml(const ReportContent& c, const QHash<QString, QString>& imageU
     html += QStringLiteral("<p class=\"note\">Backend of this window: %1</p>\n").arg(esc(c.backendSummary));
   html += devicesSection(c.selection);
   html += configurationSection(c.selection);
-  html += QStringLiteral("<h2>Charts</h2>\n");
-  for (int i = 0; i < c.charts.size(); ++i) {
-    const auto& chart = c.charts[i];
-    // The picture carries the chart's title, units and notes (the same as an exported chart).
-    html += QStringLiteral("<p><img src=\"%2\" width=\"680\" alt=\"%1\"><br><span class=\"note\">Figure %3.</span></p>\n")
-                .arg(esc(chart.title), imageUrls.value(QStringLiteral("chart-%1").arg(i)))
-                .arg(i + 1);
+
+  // Sections in the order their first figure comes: each family's charts, then the views.
+  QStringList sections;
+  for (const auto& chart : c.charts)
+    if (!sections.contains(chart.section)) sections << chart.section;
+  for (const auto& picture : c.pictures)
+    if (!sections.contains(picture.section)) sections << picture.section;
+  int figure = 0;
+  for (const QString& section : sections) {
+    // Each section starts a page on paper: a heading never stays alone at a page's foot.
+    html += QStringLiteral("<h2 style=\"page-break-before: always\">%1</h2>\n").arg(esc(section));
+    for (int i = 0; i < c.charts.size(); ++i) {
+      const auto& chart = c.charts[i];
+      if (chart.section != section) continue;
+      // The picture carries the chart's title, units and notes; the caption its runs and dates.
+      html += QStringLiteral("<p><img src=\"%1\" width=\"%2\" alt=\"%3\"></p>\n<p class=\"caption\">Figure %4. %3. %5</p>\n")
+                  .arg(imageUrls.value(QStringLiteral("chart-%1").arg(i)))
+                  .arg(c.chartSize.width())
+                  .arg(esc(chart.spec.title))
+                  .arg(++figure)
+                  .arg(esc(chart.spec.caption));
+      if (!chart.spec.notes.isEmpty()) {
+        QStringList notes;
+        for (const QString& n : chart.spec.notes) notes << esc(n);
+        html += QStringLiteral("<p class=\"note\">%1</p>\n").arg(notes.join(QStringLiteral("<br>")));
+      }
+    }
+    for (int i = 0; i < c.pictures.size(); ++i) {
+      const auto& picture = c.pictures[i];
+      if (picture.section != section) continue;
+      // As wide as a chart at most, and no taller than a landscape page's text (an image is never
+      // split across pages: one taller than a page was cut).
+      const double dpr = std::max(1.0, picture.image.devicePixelRatio());
+      int width = std::min(c.chartSize.width(), static_cast<int>(picture.image.width() / dpr));
+      const double aspect = double(picture.image.height()) / std::max(1, picture.image.width());
+      if (width * aspect > kMaxPictureHeight) width = static_cast<int>(kMaxPictureHeight / aspect);
+      html += QStringLiteral("<p><img src=\"%1\" width=\"%2\" alt=\"%3\"></p>\n<p class=\"caption\">Figure %4. %3</p>\n")
+                  .arg(imageUrls.value(QStringLiteral("picture-%1").arg(i)))
+                  .arg(width)
+                  .arg(esc(picture.caption))
+                  .arg(++figure);
+    }
   }
-  for (int i = 0; i < c.pictures.size(); ++i)
-    html += QStringLiteral("<h3>%1</h3>\n<p><img src=\"%2\" width=\"680\" alt=\"%1\"></p>\n")
-                .arg(esc(c.pictures[i].first), imageUrls.value(QStringLiteral("picture-%1").arg(i)));
-  html += tableSection(c.table);
+  html += resultsSection(c.table);
   html += sourcesSection(c.charts);
-  html += QStringLiteral("<p class=\"note\">Times in milliseconds; bandwidth in decimal GB/s (1 GB = 10^9 bytes), "
-                         "each input read once and each output written once.</p>\n</body></html>\n");
-  return html;
+  html += QStringLiteral("<h2>Units and what the figures count</h2>\n");
+  for (Family f : familiesIn(c.selection)) html += QStringLiteral("<p class=\"note\">%1</p>\n").arg(esc(familyFootnote(f)));
+  return html + QStringLiteral("</body></html>\n");
+}
+
+std::unique_ptr<QTextDocument> reportDocument(const ReportContent& c, QPagedPaintDevice* device) {
+  auto doc = std::make_unique<QTextDocument>();
+  QHash<QString, QString> urls;
+  const QHash<QString, QImage> images = reportImages(c);
+  for (auto it = images.begin(); it != images.end(); ++it) {
+    const QString name = it.key() + QStringLiteral(".png");
+    urls[it.key()] = name;
+    doc->addResource(QTextDocument::ImageResource, QUrl(name), it.value());
+  }
+  doc->setDefaultFont(QFont(QStringLiteral("DejaVu Sans"), 9));
+  doc->setHtml(reportHtml(c, urls));
+  if (device) {
+    // Laid out on the device itself, page by page: what is measured is what is printed.
+    doc->documentLayout()->setPaintDevice(device);
+    const QRectF page = device->pageLayout().paintRectPixels(device->logicalDpiX());
+    doc->setPageSize(page.size());
+  }
+  return doc;
+}
+
+void setUpReportPrinter(QPrinter& printer, const QString& path, const QString& title) {
+  // Landscape A4: the charts and the tables take the page's width without squeezing a column.
+  printer.setOutputFormat(QPrinter::PdfFormat);
+  printer.setOutputFileName(path);
+  printer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape, QMarginsF(12, 12, 12, 12),
+                                    QPageLayout::Millimeter));
+  printer.setDocName(title);
+  printer.setCreator(fromStd(toolVersion()));
 }
 
 bool writeReport(const ReportContent& c, const QString& path, QString* error) {
@@ -155,33 +344,16 @@ bool writeReport(const ReportContent& c, const QString& path, QString* error) {
     if (error) *error = QObject::tr("report '%1': the name must end in .html or .pdf").arg(path);
     return false;
   }
-  // Charts are rendered at 1.5x for sharp pictures in browsers and on paper.
-  QHash<QString, QImage> images;
-  for (int i = 0; i < c.charts.size(); ++i)
-    images[QStringLiteral("chart-%1").arg(i)] = widgets::renderChartImage(c.charts[i], c.logY, c.chartSize, 1.5);
-  for (int i = 0; i < c.pictures.size(); ++i) images[QStringLiteral("picture-%1").arg(i)] = c.pictures[i].second;
-
   if (!pdf) {
     QHash<QString, QString> urls;
+    const QHash<QString, QImage> images = reportImages(c);
     for (auto it = images.begin(); it != images.end(); ++it) urls[it.key()] = pngDataUri(it.value());
     return widgets::writeFileBytes(path, reportHtml(c, urls).toUtf8(), error);
   }
-  QHash<QString, QString> urls;
-  QTextDocument doc;
-  for (auto it = images.begin(); it != images.end(); ++it) {
-    const QString name = it.key() + QStringLiteral(".png");
-    urls[it.key()] = name;
-    doc.addResource(QTextDocument::ImageResource, QUrl(name), it.value());
-  }
-  doc.setHtml(reportHtml(c, urls));
   QPrinter printer(QPrinter::HighResolution);
-  printer.setOutputFormat(QPrinter::PdfFormat);
-  printer.setOutputFileName(path);
-  printer.setPageSize(QPageSize(QPageSize::A4));
-  printer.setPageMargins(QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter);
-  printer.setDocName(c.title);
-  printer.setCreator(fromStd(toolVersion()));
-  doc.print(&printer);
+  setUpReportPrinter(printer, path, c.title);
+  const std::unique_ptr<QTextDocument> doc = reportDocument(c, &printer);
+  doc->print(&printer);
   if (!QFileInfo(path).exists() || QFileInfo(path).size() == 0) {
     if (error) *error = QObject::tr("cannot write '%1'").arg(path);
     return false;

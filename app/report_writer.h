@@ -1,35 +1,60 @@
 // SPDX-License-Identifier: MIT
-// "Export report": one HTML file (charts embedded) or one PDF with the device facts, the
-// configuration of every shown run, the charts, pictures of other views and the results table.
+// "Export report": one HTML file (charts embedded) or one PDF (landscape A4) with the device
+// facts, the configuration of every shown run, the charts and pictures of the views (sections
+// only for what the runs contain), one results table per run, and each family's own footnote.
 #pragma once
 
 #include <QHash>
 #include <QImage>
-#include <QPair>
 #include <QSize>
 #include <QString>
 #include <QVector>
+#include <memory>
 
 #include "app_types.h"
 #include "chart_spec.h"
 #include "results_table.h"
 
+class QPagedPaintDevice;
+class QPrinter;
+class QTextDocument;
+
 namespace kernellab::app {
+
+struct ReportChart {
+  QString section;               // "Timing: Matrix transpose", "Schedule"
+  widgets::ChartSpec spec;       // its caption says which runs, device and date
+  bool logY = false;
+};
+
+struct ReportPicture {
+  QString section;
+  QString caption;               // what it shows, with the run, device and date
+  QImage image;
+};
 
 struct ReportContent {
   QString title;
-  QString backendSummary;                      // the status line of the window
+  QString backendSummary;        // the status line of the window
   RunSelection selection;
-  QVector<widgets::ChartSpec> charts;
-  bool logY = false;
-  QVector<QPair<QString, QImage>> pictures;    // caption, picture (the Clusters view)
+  QVector<ReportChart> charts;
+  QVector<ReportPicture> pictures;
   TableData table;
-  QSize chartSize{960, 560};
+  // Charts are drawn at this size (logical pixels) and shown at its width: it fits the text
+  // width of a landscape A4 page with 12 mm margins (273 mm = 1031 px at 96 dpi).
+  QSize chartSize{1000, 560};
 };
 
 // Writes HTML when the path ends in .html/.htm, PDF when it ends in .pdf.
 bool writeReport(const ReportContent& content, const QString& path, QString* error);
 // The report's HTML; images referenced by the names in `imageUrls` (chart-0, picture-0, ...).
 QString reportHtml(const ReportContent& content, const QHash<QString, QString>& imageUrls);
+// The PDF's document, laid out for `device` (its pages, landscape A4): what writeReport prints,
+// and what tests measure (no table cell broken inside a number or a word).
+std::unique_ptr<QTextDocument> reportDocument(const ReportContent& content, QPagedPaintDevice* device);
+// The printer of a PDF report: landscape A4 with 12 mm margins, at print resolution.
+void setUpReportPrinter(QPrinter& printer, const QString& path, const QString& title);
+// The footnote of a family: its units and what its figures count.
+QString familyFootnote(kernellab::Family family);
 
 }  // namespace kernellab::app

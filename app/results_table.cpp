@@ -3,6 +3,8 @@
 #include "results_table.h"
 
 #include <QObject>
+#include <algorithm>
+#include <cmath>
 
 #include "chart_data_io.h"
 #include "run_text.h"
@@ -16,6 +18,11 @@ TableData buildResultsTable(const RunSelection& selection) {
                QObject::tr("Max (ms)"), QObject::tr("GB/s"),          QObject::tr("Share of copy"),
                QObject::tr("Verified"), QObject::tr("Stopped"),       QObject::tr("Note")};
   auto num = [](double v, int decimals) { return QString::number(v, 'f', decimals); };
+  // Times in fixed point with four significant digits: 13.98, 0.1352, 1235 (never "1.398e+01").
+  auto ms = [](double v) {
+    const double mag = v == 0 ? 0 : std::floor(std::log10(std::fabs(v)));
+    return QString::number(v, 'f', std::clamp(3 - static_cast<int>(mag), 0, 6));
+  };
   for (const RunRef& ref : selection.runs) {
     const RunResult& r = ref.run();
     const QString config = requestSummary(r.request);
@@ -45,9 +52,9 @@ TableData buildResultsTable(const RunSelection& selection) {
                             config,
                             device,
                             variantTitle(r.request.family, v.variant),
-                            v.ok ? num(v.total.medianMs, 4) : QString(),
-                            v.ok ? num(v.total.minMs, 4) : QString(),
-                            v.ok ? num(v.total.maxMs, 4) : QString(),
+                            v.ok ? ms(v.total.medianMs) : QString(),
+                            v.ok ? ms(v.total.minMs) : QString(),
+                            v.ok ? ms(v.total.maxMs) : QString(),
                             v.ok && v.gbps > 0 ? num(v.gbps, 1) : QString(),
                             v.ok && v.fractionOfCopyKernel > 0
                                 ? num(v.fractionOfCopyKernel * 100.0, 1) + QStringLiteral(" %")

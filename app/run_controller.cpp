@@ -46,14 +46,17 @@ void RunController::run(quint64 generation, const RunRequest& request, const Swe
   QElapsedTimer progressClock, labelsClock;
   progressClock.start();
   labelsClock.start();
-  std::string lastStage;
+  double shown = 0;  // progress never goes backwards, whatever a stage reports
+  bool first = true;
   RunHooks hooks;
   hooks.cancel = &cancel_;
   hooks.progress = [&](const std::string& stage, double fraction) {
-    if (stage == lastStage && progressClock.elapsed() < kProgressIntervalMs && fraction < 1.0) return;
-    lastStage = stage;
+    // Stages change with every iteration and repetition: a few updates a second are plenty.
+    if (!first && progressClock.elapsed() < kProgressIntervalMs && fraction < 1.0) return;
+    first = false;
     progressClock.restart();
-    emit progress(generation, QString::fromStdString(stage), std::clamp(fraction, 0.0, 1.0));
+    shown = std::max(shown, std::clamp(fraction, 0.0, 1.0));
+    emit progress(generation, QString::fromStdString(stage), shown);
   };
   hooks.iteration = [&](const std::string& variant, const IterationRecord& record,
                         const ClusteringOutput& current) {

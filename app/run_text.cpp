@@ -2,7 +2,9 @@
 // Texts about requests and results.
 #include "run_text.h"
 
+#include <QCoreApplication>
 #include <QObject>
+#include <QRegularExpression>
 #include <functional>
 
 #include "kernellab/experiment.h"
@@ -80,6 +82,51 @@ QString clockTitle(const std::string& clock) {
   if (clock == "cuda-events") return QObject::tr("CUDA events");
   if (clock == "cpu-steady-clock") return QObject::tr("CPU steady clock");
   return fromStd(clock);
+}
+
+QString runStamp(const QString& label, const RunResult& run) {
+  const QString when = fromStd(run.createdAt).replace(QLatin1Char('T'), QLatin1Char(' ')).remove(QLatin1Char('Z')).left(16);
+  return QObject::tr("run %1 (%2), %3, %4 UTC").arg(label, requestSummary(run.request), deviceShort(run), when);
+}
+
+QString inPanelTerms(const QString& message, Family family) {
+  // Field names as the experiment panel labels them; options the panel has no field for stay.
+  struct Term {
+    const char* option;
+    const char* field;
+  };
+  static const Term terms[] = {
+      {"--tpb", QT_TRANSLATE_NOOP("PanelTerms", "Threads per block")},
+      {"--tile", QT_TRANSLATE_NOOP("PanelTerms", "Tile")},
+      {"--rows-per-thread", QT_TRANSLATE_NOOP("PanelTerms", "Rows per thread")},
+      {"--block", QT_TRANSLATE_NOOP("PanelTerms", "Block shape")},
+      {"--size", QT_TRANSLATE_NOOP("PanelTerms", "Matrix size (width x height)")},
+      {"--n", QT_TRANSLATE_NOOP("PanelTerms", "N (points)")},
+      {"--d", QT_TRANSLATE_NOOP("PanelTerms", "D (dimensions)")},
+      {"--init", QT_TRANSLATE_NOOP("PanelTerms", "Initial centers")},
+      {"--centers", QT_TRANSLATE_NOOP("PanelTerms", "Initial centers file")},
+      {"--max-iter", QT_TRANSLATE_NOOP("PanelTerms", "Max iterations")},
+      {"--epsilon", QT_TRANSLATE_NOOP("PanelTerms", "Epsilon")},
+      {"--input", QT_TRANSLATE_NOOP("PanelTerms", "Points file")},
+      {"--image", QT_TRANSLATE_NOOP("PanelTerms", "Image")},
+      {"--window", QT_TRANSLATE_NOOP("PanelTerms", "Window rows")},
+      {"--reps", QT_TRANSLATE_NOOP("PanelTerms", "Repetitions")},
+      {"--warmup", QT_TRANSLATE_NOOP("PanelTerms", "Warm-up runs")},
+      {"--variant", QT_TRANSLATE_NOOP("PanelTerms", "Variant")},
+      {"--backend", QT_TRANSLATE_NOOP("PanelTerms", "Backend")},
+      {"--record-schedule", QT_TRANSLATE_NOOP("PanelTerms", "Record block schedule")},
+      {"--family", QT_TRANSLATE_NOOP("PanelTerms", "Kernel family")},
+  };
+  QString out = message;
+  auto replaceOption = [&](const QString& option, const QString& field) {
+    // Whole options only: "--n" must not eat "--noise".
+    const QRegularExpression re(QStringLiteral("%1(?![A-Za-z-])").arg(QRegularExpression::escape(option)));
+    out.replace(re, field);
+  };
+  replaceOption(QStringLiteral("--k"), family == Family::Knn ? QCoreApplication::translate("PanelTerms", "Neighbours k")
+                                                             : QCoreApplication::translate("PanelTerms", "K (clusters)"));
+  for (const Term& t : terms) replaceOption(QString::fromLatin1(t.option), QCoreApplication::translate("PanelTerms", t.field));
+  return out;
 }
 
 }  // namespace kernellab::app

@@ -22,5 +22,12 @@ QString deviceShort(const kernellab::RunResult& r);
 // "cuda-events" -> "CUDA events"; "cpu-steady-clock" -> "CPU steady clock".
 QString clockTitle(const std::string& clock);
 QString fromStd(const std::string& s);
+// "run #3 (transpose 2048x2048 · TPB 256 · tile 32), CPU (AMD EPYC), 2026-12-01 07:00 UTC": what a
+// report picture says of the run it shows.
+QString runStamp(const QString& label, const kernellab::RunResult& run);
+// A message of the shared request checks, which name command-line options ("--tpb 16 must
+// be..."), in the window's words: the experiment panel's field names ("Threads per block 16 must
+// be..."). `family` tells KNN's k (neighbours) from clustering's K.
+QString inPanelTerms(const QString& message, kernellab::Family family);
 
 }  // namespace kernellab::app

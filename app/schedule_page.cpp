@@ -127,6 +127,19 @@ const RunRef* SchedulePage::modelRun() const { return selection_.pick(&isTranspo
 
 void SchedulePage::showRuns(const RunSelection& selection) {
   selection_ = selection;
+  // A run recorded on a GPU is modelled on that GPU when it comes into view; the user's choice of
+  // another architecture then holds until another run does.
+  const RunRef* ref = modelRun();
+  const QString key = ref ? QStringLiteral("%1/%2").arg(ref->entryId).arg(ref->index) : QString();
+  if (key != modelRunKey_) {
+    modelRunKey_ = key;
+    if (ref && ref->run().device.backend == "cuda") {
+      wantedArch_ = kRunArch;
+      userHashed_.reset();
+    } else if (wantedArch_ == kRunArch) {
+      wantedArch_ = QStringLiteral("gt200");  // the teaching default for runs without a GPU
+    }
+  }
   refreshArchChoices();
   refreshModel();
   refreshGantt();
@@ -287,16 +300,28 @@ QVector<widgets::ChartSpec> SchedulePage::charts() const {
   return out;
 }
 
+QString SchedulePage::chartRun(const widgets::ChartSpec& chart) const {
+  // The recorded chart is the Gantt run's; the model's charts the modelled run's.
+  const RunRef* ref = chart.id.startsWith(QStringLiteral("gantt")) ? selection_.pick(&hasSchedule) : modelRun();
+  return ref ? runStamp(ref->label, ref->run()) : QString();
+}
+
 QVector<ViewPicture> SchedulePage::pictures() {
   QVector<ViewPicture> out;
   const int was = tabs_->currentIndex();
-  auto grab = [&](int tab, const QString& id, const QString& caption) {
+  // The views alone: not the page's architecture choice and hints, not the views' controls.
+  auto grab = [&](int tab, const QString& id, const QString& caption, auto picture) {
     tabs_->setCurrentIndex(tab);
     QApplication::processEvents();
-    out.push_back({id, caption, tabs_->currentWidget()->grab().toImage()});
+    out.push_back({id, caption, picture()});
   };
-  if (modelFromRun_) grab(0, QStringLiteral("model"), tr("Block-schedule model of %1").arg(modelContext_));
-  if (selection_.pick(&hasSchedule)) grab(1, QStringLiteral("gantt"), tr("Recorded block schedule of %1").arg(ganttRunLabel_));
+  if (const RunRef* ref = modelRun(); ref && modelFromRun_)
+    grab(0, QStringLiteral("model"),
+         tr("Block-schedule model of %1 on %2").arg(runStamp(ref->label, ref->run()), arch_->currentText()),
+         [this] { return schedule_->reportPicture(); });
+  if (const RunRef* ref = selection_.pick(&hasSchedule))
+    grab(1, QStringLiteral("gantt"), tr("Recorded block schedule of %1").arg(runStamp(ref->label, ref->run())),
+         [this] { return gantt_->reportPicture(); });
   tabs_->setCurrentIndex(was);
   return out;
 }

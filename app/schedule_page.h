@@ -37,6 +37,7 @@ class SchedulePage : public QObject, public ViewPage {
   void showBackend(const kernellab::BackendStatus& status) override;
   QVector<widgets::ChartSpec> charts() const override;
   QVector<ViewPicture> pictures() override;
+  QString chartRun(const widgets::ChartSpec& chart) const override;
   QStringList parts() const override { return {QStringLiteral("schedule-model"), QStringLiteral("gantt")}; }
   bool showPart(const QString& part) override;
   void saveSettings(QSettings& settings) const override;
@@ -75,6 +76,7 @@ class SchedulePage : public QObject, public ViewPage {
   kernellab::RunRequest panelRequest_;
   std::optional<kernellab::DeviceInfo> machineGpu_;
   QString wantedArch_ = QStringLiteral("gt200");
+  QString modelRunKey_;  // the run the model showed last: a newly opened GPU run brings its GPU
   std::optional<bool> userHashed_;   // the partition toggle as the user left it, per architecture
   QString modelRunLabel_;
   QString ganttRunLabel_;

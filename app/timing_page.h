@@ -28,19 +28,28 @@ class TimingPage : public QObject, public ViewPage {
   void showIteration(const LiveIteration& it) override;
   QVector<widgets::ChartSpec> charts() const override;
   bool chartsLogScale() const override;
+  QString chartSection(const widgets::ChartSpec& chart) const override;
   bool showChart(const QString& chartId) override;
   QString currentChartId() const override;
   void saveSettings(QSettings& settings) const override;
   void restoreSettings(QSettings& settings) override;
 
   widgets::TimingView* view() const { return view_; }
+  // The family charted now (the selection may hold several), and the choice of it.
+  kernellab::Family family() const { return family_; }
+  bool showFamily(kernellab::Family family);
 
  private:
   void rebuild();
+  ChartOptions options(kernellab::Family family) const;
+  // A chart as exports and reports take it: with several families, its id and title say which.
+  widgets::ChartSpec tagged(widgets::ChartSpec chart, kernellab::Family family) const;
 
   widgets::TimingView* view_ = nullptr;
   RunSelection selection_;
   kernellab::Family panelFamily_ = kernellab::Family::Transpose;
+  kernellab::Family family_ = kernellab::Family::Transpose;
+  QVector<kernellab::Family> families_;
   kernellab::Family liveFamily_ = kernellab::Family::Transpose;
   QVector<QPair<QString, QVector<kernellab::IterationRecord>>> live_;
   QVector<int> liveColors_;

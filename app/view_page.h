@@ -64,6 +64,17 @@ class ViewPage {
   // Charts this view can export (PNG/PDF/SVG/CSV/JSON) and put in a report.
   virtual QVector<widgets::ChartSpec> charts() const { return {}; }
   virtual bool chartsLogScale() const { return false; }
+  // Which run a chart of this view shows, for its caption in reports ("run #3 (...), NVIDIA
+  // H200, 2026-11-29 20:07 UTC"); charts that carry their own caption keep it.
+  virtual QString chartRun(const widgets::ChartSpec& chart) const {
+    (void)chart;
+    return {};
+  }
+  // The report section a chart of this view goes in: the view's title by default.
+  virtual QString chartSection(const widgets::ChartSpec& chart) const {
+    (void)chart;
+    return title();
+  }
   // The chart on screen, if this view shows one.
   virtual QString currentChartId() const { return {}; }
   // Makes `chartId` the chart on screen; false when this view has no such chart.

@@ -14,6 +14,17 @@ out=docs/images
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
+report() {  # report HOME_NAME NAME ARGS...: docs/sample-report/NAME.pdf and NAME.html
+  local home="$work/$1" name="$2"
+  shift 2
+  [[ "$name" == $only || "sample-report" == $only ]] || return 0
+  mkdir -p "$home" docs/sample-report
+  for ext in pdf html; do
+    HOME="$home" XDG_CONFIG_HOME="$home/config" XDG_DATA_HOME="$home/data" \
+      xvfb-run -a -s "-screen 0 1600x1000x24" "$app" --window-size 1500x950 "$@" \
+      --export-report "docs/sample-report/$name.$ext" --quit
+  done
+}
 shoot() {  # shoot HOME_NAME OUTPUT ARGS...
   local home="$work/$1" png="$2"
   shift 2
@@ -52,6 +63,7 @@ shoot sweep timing-bandwidth.png --chart bandwidth
 shoot sweep timing-fraction.png --chart fraction
 shoot sweep timing-sweep.png --chart sweep
 shoot sweep results-table.png --view results
+report sweep transpose-sweep-cpu
 shoot published timing-kcenters-published.png --config "$work/kcenters.json" --chart time --log-scale
 shoot preview clusters-preview.png --config "$work/preview.json" --view clusters
 # The model tabs: a transpose run made here, the H200 recording of docs/data, a KNN run.
@@ -71,4 +83,6 @@ if ! shoot kmeans clusters.png --config "$work/kmeans.json" --run --view cluster
 JSON
   shoot demo clusters.png --config "$work/demo.json" --open "$demo" --view clusters
 fi
+shoot kmeans timing-kmeans.png --chart time
+report kmeans kmeans-cpu
 ls -l "$out"

@@ -2,6 +2,8 @@
 // AccessView: selectors, the request table, the diagram and the totals.
 #include "access_view.h"
 
+#include "view_picture.h"
+
 #include <QComboBox>
 #include <QEventLoop>
 #include <QHBoxLayout>
@@ -78,6 +80,7 @@ AccessView::AccessView(QWidget* parent) : QWidget(parent) {
   controls->addWidget(banks_);
   controls->addStretch(1);
   root->addLayout(controls);
+  controlsRow_ = controls;
 
   description_ = new QLabel(this);
   description_->setWordWrap(true);
@@ -362,6 +365,28 @@ void AccessView::fillTable() {
   } else {
     diagram_->clear();
   }
+}
+
+QImage AccessView::reportPicture() {
+  waitForReport();
+  // The request table's rows whole, not what its scroll area shows: the view grows for the grab
+  // (up to 24 rows, a page's worth; the summary below counts them all).
+  const int rows = std::min(table_->rowCount(), 24);
+  const int rowsHeight = (rows > 0 ? table_->verticalHeader()->sectionPosition(rows - 1) + table_->rowHeight(rows - 1) : 0) +
+                         table_->horizontalHeader()->height() + 2 * table_->frameWidth();
+  const int extra = std::max(0, rowsHeight - table_->height());
+  const QSize was = size();
+  const int minimum = table_->minimumHeight();
+  if (extra > 0) {
+    table_->setMinimumHeight(rowsHeight);
+    resize(was.width(), was.height() + extra);
+  }
+  const QImage image = grabWithoutControls(this, {controlsRow_});
+  if (extra > 0) {
+    table_->setMinimumHeight(minimum);
+    resize(was);
+  }
+  return image;
 }
 
 }  // namespace kernellab::widgets

@@ -10,6 +10,7 @@
 #include <QFutureWatcher>
 #include <QPoint>
 #include <QTimer>
+#include <QImage>
 #include <QWidget>
 
 #include <optional>
@@ -17,6 +18,7 @@
 #include "kernellab/access_model.h"
 #include "kernellab/request.h"
 
+class QLayout;
 class QComboBox;
 class QLabel;
 class QSpinBox;
@@ -71,6 +73,10 @@ class AccessView : public QWidget {
   // The model of the current selection is on screen (or its error is).
   void reportReady();
 
+ public:
+  // The view for reports: the description, table, diagram and summary, without the choices.
+  QImage reportPicture();
+
  private:
   // What analyze() returned for one query, computed away from the GUI thread.
   struct Outcome {
@@ -106,6 +112,7 @@ class AccessView : public QWidget {
   QTableWidget* table_ = nullptr;
   AccessDiagram* diagram_ = nullptr;
   QLabel* summary_ = nullptr;
+  QLayout* controlsRow_ = nullptr;
 };
 
 }  // namespace kernellab::widgets

@@ -45,7 +45,8 @@ QString chartToCsv(const ChartSpec& spec) {
     for (int i = 0; i < s.size(); ++i) {
       const double x = i < s.x.size() ? s.x[i] : i;
       QStringList row;
-      row << csvField(s.name) << (s.published ? QStringLiteral("yes") : QStringLiteral("no"))
+      // "reference": KernelLab's own run on another device (the H200 set), not a publication.
+      row << csvField(s.name) << (s.reference ? QStringLiteral("reference") : s.published ? QStringLiteral("yes") : QStringLiteral("no"))
           << number(x) << csvField(categoryOf(spec, x)) << number(s.y[i])
           << (s.hasWhiskers() ? number(s.low[i]) : QString())
           << (s.hasWhiskers() ? number(s.high[i]) : QString()) << csvField(spec.unit)
@@ -66,11 +67,13 @@ QByteArray chartToJson(const ChartSpec& spec) {
   root[QStringLiteral("unit")] = spec.unit;
   root[QStringLiteral("categories")] = QJsonArray::fromStringList(spec.categories);
   root[QStringLiteral("notes")] = QJsonArray::fromStringList(spec.notes);
+  if (!spec.caption.isEmpty()) root[QStringLiteral("caption")] = spec.caption;
   QJsonArray series;
   for (const auto& s : spec.series) {
     QJsonObject so;
     so[QStringLiteral("name")] = s.name;
     so[QStringLiteral("published")] = s.published;
+    if (s.reference) so[QStringLiteral("reference")] = true;
     if (!s.source.isEmpty()) so[QStringLiteral("source")] = s.source;
     QJsonArray points;
     for (int i = 0; i < s.size(); ++i) {

@@ -18,8 +18,10 @@ enum class ChartKind {
 struct ChartSeries {
   QString name;             // legend text
   int colorIndex = 0;       // categoricalColor(): a variant keeps its colour in every chart
-  bool published = false;   // a published figure, not a measurement: hatched and labelled
-  QString source;           // citation of a published series
+  bool published = false;   // not measured in the shown runs: a published figure (hatched) or,
+  bool reference = false;   // with this set too, KernelLab's own run on another device (the H200
+                            // reference set beside CPU runs): cross-hatched, named with date
+  QString source;           // citation of a published or reference series
   QVector<double> x;        // bars: category index 0..C-1; lines: the x value
   QVector<double> y;        // the value, in the chart's unit
   QVector<double> low;      // optional whisker bottom per point (min); empty = no whiskers
@@ -41,6 +43,7 @@ struct ChartSpec {
   QVector<ChartSeries> series;
   bool logX = false;        // line charts whose x spans decades (N sweeps)
   QStringList notes;        // shown under the plot and in exports: sources, caveats
+  QString caption;          // what a report's figure says under it: runs, devices, dates
 
   bool isEmpty() const {
     for (const auto& s : series)

@@ -5,6 +5,8 @@
 #include "chart_view.h"
 
 #include <QLabel>
+#include <QResizeEvent>
+#include <QSet>
 #include <QLocale>
 #include <QStackedLayout>
 #include <QToolTip>
@@ -25,71 +27,149 @@ constexpr int kMaxValueLabels = 24;  // above this many bars, value labels clutt
 struct Decorations {
   QCPTextElement* title = nullptr;
   QCPTextElement* notes = nullptr;
+  QCPLayoutGrid* side = nullptr;    // right of the plot: the legend when it fits beside it
+  QCPLayoutGrid* below = nullptr;   // under the plot: the legend of a narrow chart, in columns
 };
 
-// Title above, legend at the right (vertically centred), notes below. Done once per plot.
+constexpr const char* kSideName = "kl_side";
+constexpr const char* kBelowName = "kl_below";
+
+// The plot's row takes the height left over; title, legend and notes only what they need.
+void stretchPlotRow(QCustomPlot* plot) {
+  QCPLayoutGrid* grid = plot->plotLayout();
+  for (int r = 0; r < grid->rowCount(); ++r)
+    grid->setRowStretchFactor(r, grid->hasElement(r, 0) && grid->element(r, 0) == plot->axisRect() ? 1.0 : 0.001);
+}
+
+// Title above, the plot with the legend at its right (vertically centred) or below it, notes
+// under everything. The legend always sits outside the plot area, inside the chart. Done once.
 Decorations ensureDecorations(QCustomPlot* plot) {
   Decorations d;
   d.title = plot->findChild<QCPTextElement*>(QLatin1String(kTitleName));
   d.notes = plot->findChild<QCPTextElement*>(QLatin1String(kNotesName));
-  if (d.title && d.notes) return d;
+  // Layout grids have no QObject parent: find them among the layout's elements.
+  for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
+    if (!e) continue;
+    if (e->objectName() == QLatin1String(kSideName)) d.side = qobject_cast<QCPLayoutGrid*>(e);
+    if (e->objectName() == QLatin1String(kBelowName)) d.below = qobject_cast<QCPLayoutGrid*>(e);
+  }
+  if (d.title && d.notes && d.side) return d;
 
   QCPLayoutGrid* grid = plot->plotLayout();
+  // Every text unhinted: QCustomPlot sizes its elements with the fonts' metrics, and exports
+  // draw them scaled, where hinting does not apply; hinted metrics at screen size came out up to
+  // a fifth narrower than the drawn text, and legends and titles were cut.
+  QFont base = plot->font();
+  base.setHintingPreference(QFont::PreferNoHinting);
+  plot->setFont(base);
+  plot->legend->setFont(base);
+  for (QCPAxis* axis : plot->axisRect()->axes()) {
+    QFont label = axis->labelFont(), ticks = axis->tickLabelFont();
+    label.setHintingPreference(QFont::PreferNoHinting);
+    ticks.setHintingPreference(QFont::PreferNoHinting);
+    axis->setLabelFont(label);
+    axis->setTickLabelFont(ticks);
+  }
   QFont titleFont = plot->font();
   titleFont.setPointSizeF(titleFont.pointSizeF() * 1.2);
   titleFont.setBold(true);
+  titleFont.setHintingPreference(QFont::PreferNoHinting);  // as measured by wrapToWidth
   grid->insertRow(0);
   d.title = new QCPTextElement(plot, QString(), titleFont);
   d.title->setObjectName(QLatin1String(kTitleName));
   grid->addElement(0, 0, d.title);
 
   plot->axisRect()->insetLayout()->take(plot->legend);
-  auto* side = new QCPLayoutGrid;
-  grid->addElement(1, 1, side);
-  side->addElement(0, 0, new QCPLayoutElement(plot));
-  side->addElement(1, 0, plot->legend);
-  side->addElement(2, 0, new QCPLayoutElement(plot));
-  side->setRowStretchFactor(1, 0.001);
+  d.side = new QCPLayoutGrid;
+  d.side->setObjectName(QLatin1String(kSideName));
+  grid->addElement(1, 1, d.side);
+  d.side->addElement(0, 0, new QCPLayoutElement(plot));
+  d.side->addElement(1, 0, plot->legend);
+  d.side->addElement(2, 0, new QCPLayoutElement(plot));
+  d.side->setRowStretchFactor(1, 0.001);
   grid->setColumnStretchFactor(1, 0.001);
   plot->legend->setBorderPen(QPen(QColor(200, 200, 200)));
   plot->legend->setRowSpacing(2);
+  plot->legend->setColumnSpacing(12);
 
   QFont noteFont = plot->font();
   noteFont.setPointSizeF(noteFont.pointSizeF() * 0.85);
+  noteFont.setHintingPreference(QFont::PreferNoHinting);
   d.notes = new QCPTextElement(plot, QString(), noteFont);
   d.notes->setObjectName(QLatin1String(kNotesName));
   d.notes->setTextColor(QColor(90, 90, 90));
   d.notes->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
   d.notes->setMargins(QMargins(12, 2, 12, 6));
   grid->addElement(2, 0, d.notes);
+  grid->setRowSpacing(2);
+  stretchPlotRow(plot);
   return d;
 }
 
-// Manual wrapping: QCPTextElement does not wrap by itself.
-QString wrapText(const QStringList& paragraphs, int width = 140) {
+// Wraps text at spaces so no line is wider than `width` pixels in `font` (QCPTextElement does
+// not wrap by itself).
+QString wrapToWidth(const QStringList& paragraphs, const QFont& font, int width) {
+  // Unhinted metrics: exports draw the text scaled, where hinting does not apply, and hinted
+  // advances at screen size come out up to a fifth narrower than what is drawn.
+  QFont unhinted = font;
+  unhinted.setHintingPreference(QFont::PreferNoHinting);
+  const QFontMetricsF fm(unhinted);
   QStringList lines;
   for (const QString& p : paragraphs) {
     QString line;
     for (const QString& word : p.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-      if (!line.isEmpty() && line.size() + 1 + word.size() > width) {
+      const QString candidate = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+      if (!line.isEmpty() && fm.horizontalAdvance(candidate) > width) {
         lines << line;
-        line.clear();
+        line = word;
+      } else {
+        line = candidate;
       }
-      line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + word;
     }
     if (!line.isEmpty()) lines << line;
   }
   return lines.join(QLatin1Char('\n'));
 }
 
-// Long category names break at their " · " separators so the ticks stay readable.
-QString tickLabel(const QString& category) {
+// Long category names may break at their " · " separators and before a parenthesis.
+QString brokenLabel(const QString& category) {
   QString t = category;
-  if (t.size() > 14) {
-    t.replace(QStringLiteral(" · "), QStringLiteral("\n"));
-    t.replace(QStringLiteral(" ("), QStringLiteral("\n("));
-  }
+  t.replace(QStringLiteral(" · "), QStringLiteral("\n"));
+  t.replace(QStringLiteral(" ("), QStringLiteral("\n("));
   return t;
+}
+
+int widestLine(const QString& text, const QFontMetrics& fm) {
+  int w = 0;
+  for (const QString& line : text.split(QLatin1Char('\n'))) w = std::max(w, fm.horizontalAdvance(line));
+  return w;
+}
+
+// Published and reference series whose variant has a measured series keep their colour but leave
+// the legend, which instead says once what hatching means: a legend of every variant three times
+// over would not fit beside the plot.
+void compactLegend(QCustomPlot* plot, const ChartSpec& spec, const PlotIndex& index) {
+  QSet<int> measuredColors;
+  bool hatched = false, crossHatched = false;
+  for (const auto& s : spec.series)
+    if (!s.published) measuredColors.insert(s.colorIndex);
+  for (auto it = index.begin(); it != index.end(); ++it) {
+    const ChartSeries& s = spec.series[it->series];
+    if (!s.published || !measuredColors.contains(s.colorIndex)) continue;
+    auto* plottable = const_cast<QCPAbstractPlottable*>(it.key());
+    plottable->removeFromLegend();
+    (s.reference ? crossHatched : hatched) = true;
+  }
+  // Legend keys of no data: grey swatches that say what a pattern means.
+  auto key = [&](const QString& name, const QBrush& brush) {
+    auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+    bars->setName(name);
+    bars->setPen(QPen(QColor(90, 90, 90)));
+    bars->setBrush(brush);
+    bars->setSelectable(QCP::stNone);
+  };
+  if (hatched) key(QObject::tr("Hatched: published figures"), publishedBrush(QColor(90, 90, 90)));
+  if (crossHatched) key(QObject::tr("Cross-hatched: KernelLab on an H200"), referenceBrush(QColor(90, 90, 90)));
 }
 
 QString exact(double v) { return QString::number(v, 'g', 7); }
@@ -151,7 +231,7 @@ void addBars(QCustomPlot* plot, const ChartSpec& spec, bool logY, double floorVa
     auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
     bars->setName(series.name);
     bars->setPen(QPen(color.darker(135), 1.0));
-    bars->setBrush(series.published ? publishedBrush(color) : QBrush(color));
+    bars->setBrush(series.reference ? referenceBrush(color) : series.published ? publishedBrush(color) : QBrush(color));
     bars->setWidth(stacked ? slot : slot * 0.9);
     bars->setBaseValue(logY ? floorValue : 0.0);
     bars->setSelectable(QCP::stSingleData);
@@ -227,7 +307,7 @@ void addLines(QCustomPlot* plot, const ChartSpec& spec, bool logY, double floorV
     QCPGraph* graph = plot->addGraph();
     graph->setName(series.name);
     QPen pen(color, 2.0);
-    if (series.published) pen.setStyle(Qt::DashLine);
+    if (series.published) pen.setStyle(series.reference ? Qt::DotLine : Qt::DashLine);
     graph->setPen(pen);
     graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, color, Qt::white, 6));
     graph->setSelectable(QCP::stSingleData);
@@ -266,7 +346,7 @@ void setupXAxis(QCustomPlot* plot, const ChartSpec& spec) {
   x->setLabel(spec.xLabel);
   if (spec.kind != ChartKind::Lines) {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (int c = 0; c < spec.categories.size(); ++c) ticker->addTick(c, tickLabel(spec.categories[c]));
+    for (int c = 0; c < spec.categories.size(); ++c) ticker->addTick(c, spec.categories[c]);  // fitted later
     x->setScaleType(QCPAxis::stLinear);
     x->setTicker(ticker);
     x->setSubTicks(false);
@@ -315,12 +395,10 @@ void setupXAxis(QCustomPlot* plot, const ChartSpec& spec) {
 
 PlotIndex populatePlot(QCustomPlot* plot, const ChartSpec& spec, bool logY) {
   PlotIndex index;
-  const Decorations deco = ensureDecorations(plot);
+  ensureDecorations(plot);
   plot->clearItems();
   plot->clearPlottables();
   plot->setBackground(Qt::white);
-  deco.title->setText(spec.title);
-  deco.notes->setText(wrapText(spec.notes));
 
   double minPositive = 0, maxValue = 0;
   valueRange(spec, minPositive, maxValue);
@@ -346,7 +424,82 @@ PlotIndex populatePlot(QCustomPlot* plot, const ChartSpec& spec, bool logY) {
     y->setRange(0, maxValue > 0 ? maxValue * 1.12 : 1.0);
   }
   plot->legend->setVisible(!spec.series.isEmpty());
+  compactLegend(plot, spec, index);
+  fitToWidth(plot, spec);
   return index;
+}
+
+void fitToWidth(QCustomPlot* plot, const ChartSpec& spec) {
+  const Decorations d = ensureDecorations(plot);
+  const int width = std::max(200, plot->width());
+  // Title and notes wrap at the chart's width: never cut at its edges.
+
+  // The legend: beside the plot when it takes at most 30 % of the width, else below it in as
+  // many columns as fit. Either way outside the plot area and inside the chart.
+  QCPLegend* legend = plot->legend;
+  int itemWidth = 0;
+  for (int i = 0; i < legend->itemCount(); ++i)
+    if (QCPAbstractLegendItem* item = legend->item(i))  // a wrapped legend has empty cells
+      itemWidth = std::max(itemWidth, item->minimumOuterSizeHint().width());
+  const int sideWidth = itemWidth + legend->margins().left() + legend->margins().right() + 12;
+  const bool beside = sideWidth <= 0.3 * width;
+  const bool isBeside = d.side->hasElement(1, 0) && d.side->element(1, 0) == legend;
+  if (beside != isBeside) {
+    // The row under the plot exists only while it holds the legend: an empty grid in the
+    // layout's first column would cap that column's width.
+    QCPLayoutGrid* grid = plot->plotLayout();
+    if (isBeside) {
+      d.side->take(legend);
+      grid->insertRow(2);
+      auto* below = new QCPLayoutGrid;
+      below->setObjectName(QLatin1String(kBelowName));
+      grid->addElement(2, 0, below);
+      below->addElement(0, 0, legend);
+    } else {
+      d.below->take(legend);
+      grid->remove(d.below);
+      grid->simplify();
+      d.side->addElement(1, 0, legend);
+    }
+    stretchPlotRow(plot);
+  }
+  if (beside) {
+    // One column: rows filled first, never wrapped (QCustomPlot's wrap 0 would wrap at once).
+    legend->setWrap(std::max(1, legend->elementCount()));
+    legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
+  } else {
+    const int columns = std::max(1, (width - 40) / std::max(1, itemWidth + legend->columnSpacing()));
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+  }
+  d.side->setVisible(beside);  // an empty side column takes no room
+
+  // Title and notes wrap in the plot's column (beside the legend, not over it), with a little
+  // to spare for the rounding of scaled text.
+  const int column = beside ? width - sideWidth - 10 : width;
+  d.title->setText(wrapToWidth({spec.title}, d.title->font(), int(column * 0.95) - 24));
+  d.notes->setText(wrapToWidth(spec.notes, d.notes->font(), int(column * 0.95) - 30));
+
+  if (spec.kind == ChartKind::Lines || spec.categories.isEmpty()) return;
+  // Category labels stay whole and apart: on one line when they fit, broken at their
+  // separators when that fits, else slanted.
+  QCPAxis* x = plot->xAxis;
+  const QFontMetrics fm(x->tickLabelFont());
+  const int plotWidth = width - 110 - (beside ? sideWidth : 0);
+  const double slot = double(plotWidth) / double(spec.categories.size() + 0.2) - 8.0;
+  int oneLine = 0, broken = 0;
+  for (const QString& c : spec.categories) {
+    oneLine = std::max(oneLine, fm.horizontalAdvance(c));
+    broken = std::max(broken, widestLine(brokenLabel(c), fm));
+  }
+  const bool useBroken = oneLine > slot && broken <= slot;
+  const bool slant = oneLine > slot && broken > slot;
+  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+  for (int c = 0; c < spec.categories.size(); ++c)
+    ticker->addTick(c, useBroken ? brokenLabel(spec.categories[c]) : spec.categories[c]);
+  x->setTicker(ticker);
+  // Slanted up to the left: each label ends under its own group.
+  x->setTickLabelRotation(slant ? -30 : 0);
 }
 
 QString pointTooltip(const ChartSpec& spec, int seriesIndex, int point) {
@@ -414,6 +567,13 @@ void ChartView::rebuild() {
   plot_->replot();
   placeholder_->setText(placeholderText_);
   stack_->setCurrentWidget(spec_.isEmpty() ? static_cast<QWidget*>(placeholder_) : plot_);
+}
+
+void ChartView::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  if (spec_.isEmpty()) return;
+  fitToWidth(plot_, spec_);
+  plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void ChartView::showTooltipAt(const QPoint& pos) {

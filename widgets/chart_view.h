@@ -24,7 +24,12 @@ struct PlottedSeries {
 using PlotIndex = QHash<const QCPAbstractPlottable*, PlottedSeries>;
 
 // Fills `plot` (fresh or already used) from `spec`. Returns which plottable shows which series.
+// Size the plot first: the layout fits its width (see fitToWidth).
 PlotIndex populatePlot(QCustomPlot* plot, const ChartSpec& spec, bool logY);
+// Fits a populated plot to its width: title and notes wrapped, the legend beside the plot or
+// below it in columns, category labels whole (one line, broken at " · ", or slanted). Again
+// after every resize.
+void fitToWidth(QCustomPlot* plot, const ChartSpec& spec);
 
 // The tooltip text of one point: series, category or x, exact value with unit, min and max,
 // source of a published figure.
@@ -48,6 +53,9 @@ class ChartView : public QWidget {
 
  signals:
   void pointHovered(const QString& tooltip);
+
+ protected:
+  void resizeEvent(QResizeEvent* e) override;
 
  private:
   void rebuild();

@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QImage>
 #include <QLabel>
 #include <QPainter>
 #include <QPixmap>
@@ -44,8 +45,10 @@ QString coordinates(const float* v, int d, int shown = 8) {
 }  // namespace
 
 std::vector<ClusterCount> countClusters(const std::vector<int32_t>& labels,
-                                        const std::vector<int64_t>& centerOrder) {
+                                        const std::vector<int64_t>& centerOrder, int clusters) {
   std::map<int, int64_t> counts;
+  if (!labels.empty())
+    for (int c = 0; c < clusters; ++c) counts[c] = 0;
   for (int32_t l : labels) ++counts[l < 0 ? -1 : l];
   std::vector<ClusterCount> out;
   for (const auto& [label, n] : counts) {
@@ -149,7 +152,8 @@ ClustersView::ClustersView(QWidget* parent) : QWidget(parent) {
       QStringLiteral("background: #f4f4f4; border: 1px solid #ddd; padding: 6px;"));
   sideLayout->addWidget(caption_);
   sideLayout->addWidget(legend_, 1);
-  sideLayout->addWidget(new QLabel(tr("Point under the cursor (click to pin)"), side));
+  detailsTitle_ = new QLabel(tr("Point under the cursor (click to pin)"), side);
+  sideLayout->addWidget(detailsTitle_);
   sideLayout->addWidget(details_);
   split->addWidget(drawing);
   split->addWidget(side);
@@ -157,6 +161,7 @@ ClustersView::ClustersView(QWidget* parent) : QWidget(parent) {
   split->setStretchFactor(1, 0);
   split->setSizes({900, 270});
   layout->addWidget(split, 1);
+  split_ = split;
 
   connect(mode3d_, &QToolButton::clicked, this, [this] { setTwoD(false); });
   connect(mode2d_, &QToolButton::clicked, this, [this] { setTwoD(true); });
@@ -225,7 +230,7 @@ void ClustersView::setAssignment(std::vector<int32_t> labels, const std::vector<
   std::vector<int64_t> order;
   if (numbered)
     for (size_t c = 0; c < marks.size(); ++c) order.push_back(static_cast<int64_t>(c));
-  counts_ = countClusters(allLabels.empty() ? labels : allLabels, order);
+  counts_ = countClusters(allLabels.empty() ? labels : allLabels, order, static_cast<int>(marks.size()));
   labels_ = std::move(labels);
   if (cloud_) {
     cloud_->setLabels(labels_);
@@ -234,6 +239,9 @@ void ClustersView::setAssignment(std::vector<int32_t> labels, const std::vector<
   caption_->setText(caption);
   fillLegend();
   showDetails(pinned_);
+  // An assignment is shown on the cloud it colours: a message shown before (another family's
+  // run, a preview too large) gives way even when the cloud itself did not change.
+  if (geometry_) stack_->setCurrentWidget(content_);
 }
 
 void ClustersView::setMessage(const QString& text) {
@@ -261,6 +269,19 @@ void ClustersView::setTwoD(bool on) {
   if (changed) emit twoDChanged(on);
 }
 
+QImage ClustersView::reportPicture() {
+  if (messageShown()) return {};
+  detailsTitle_->hide();
+  details_->hide();
+  const QImage image = PointCloudView::grabWithClouds(split_);
+  detailsTitle_->show();
+  details_->show();
+  return image;
+}
+
+bool ClustersView::messageShown() const { return stack_->currentWidget() == message_; }
+QString ClustersView::messageText() const { return message_->text(); }
+
 QString ClustersView::detailsText() const { return details_->text(); }
 QString ClustersView::captionText() const { return caption_->text(); }
 
@@ -272,6 +293,12 @@ void ClustersView::fillLegend() {
     auto* item = new QTreeWidgetItem(legend_);
     QString name = c.label < 0 ? tr("noise") : tr("Cluster %1").arg(c.label);
     if (c.order >= 0) name += tr("  (center #%1)").arg(c.order + 1);
+    if (c.label >= 0 && c.points == 0) {
+      name += tr("  (empty)");
+      item->setToolTip(0, tr("No point is nearest to this center: the cluster is empty. Its center stays "
+                             "where it was (k-means keeps an empty cluster's centroid)."));
+      item->setForeground(0, QColor(138, 75, 0));
+    }
     item->setIcon(0, swatch(c.label < 0 ? QColor(190, 190, 190) : categoricalColor(c.label)));
     item->setText(0, name);
     item->setText(1, QStringLiteral("%L1").arg(c.points));

@@ -20,14 +20,17 @@ namespace kernellab::widgets {
 
 class PointCloudView;
 
-// Cluster sizes by label (label -1 counted as noise), for the legend.
+// Cluster sizes by label (label -1 counted as noise), for the legend. With `clusters` > 0 every
+// label 0..clusters-1 gets a row, so an empty cluster (a center no point is nearest to) is said
+// rather than left out.
 struct ClusterCount {
   int label = 0;
   int64_t points = 0;
   int order = -1;  // k-centers: the position in which its center was chosen
 };
 std::vector<ClusterCount> countClusters(const std::vector<int32_t>& labels,
-                                        const std::vector<int64_t>& centerOrder = {});
+                                        const std::vector<int64_t>& centerOrder = {},
+                                        int clusters = 0);
 
 class ClustersView : public QWidget {
   Q_OBJECT
@@ -41,8 +44,11 @@ class ClustersView : public QWidget {
   // sample, `allLabels` (one per point of the whole set) gives the legend its true counts.
   void setAssignment(std::vector<int32_t> labels, const std::vector<float>& centers, bool numbered,
                      const QString& caption, const std::vector<int32_t>& allLabels = {});
-  // Shown instead of the cloud (no clustering run, loading, errors).
+  // Shown instead of the cloud (no clustering run, loading, errors) until the next
+  // setCloud or setAssignment.
   void setMessage(const QString& text);
+  bool messageShown() const;
+  QString messageText() const;
 
   // The colouring choices ("k-means · shared-coalesced", "Generator clusters", ...).
   void setColorChoices(const QStringList& choices, int current);
@@ -58,6 +64,8 @@ class ClustersView : public QWidget {
   QTreeWidget* legend() const { return legend_; }
   QString detailsText() const;
   QString captionText() const;
+  // The cloud with its caption and legend, for reports: no toolbar, no hover details.
+  QImage reportPicture();
 
  signals:
   void twoDChanged(bool on);
@@ -79,6 +87,8 @@ class ClustersView : public QWidget {
   QLabel* caption_ = nullptr;
   QTreeWidget* legend_ = nullptr;
   QLabel* details_ = nullptr;
+  QLabel* detailsTitle_ = nullptr;
+  QWidget* split_ = nullptr;
   std::shared_ptr<const cloud::CloudGeometry> geometry_;
   std::vector<int32_t> labels_;
   std::vector<ClusterCount> counts_;

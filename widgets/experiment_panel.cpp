@@ -18,7 +18,10 @@
 #include <QStackedWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 #include <algorithm>
+
+#include "kernellab/transpose.h"
 
 namespace kernellab::widgets {
 namespace {
@@ -62,6 +65,42 @@ QSpinBox* spin(QWidget* parent, int lo, int hi, int step = 1) {
   return s;
 }
 
+constexpr int kThreadsPerBlockChoices[] = {16, 32, 64, 128, 256, 512, 1024};
+
+// Whether a transpose block of `tpb` threads can move a tile of `tile` (the kernels' own rule,
+// asked of the same function that validates a run).
+bool transposeShapeValid(int tile, int tpb) {
+  kernellab::RunRequest r;
+  r.family = Family::Transpose;
+  r.launch.tile = tile;
+  r.launch.threadsPerBlock = tpb;
+  r.transpose.width = r.transpose.height = tile;
+  try {
+    kernellab::transpose::makeGeometry(r, kernellab::transpose::Variant::Padded);
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+// Scrolling the panel must not change the value of a field that passes under the mouse: a combo
+// box or spin box takes the wheel only once it has the focus (a click or Tab). The event is left
+// unaccepted, so Qt hands it on to the scroll area.
+class WheelOnlyWhenFocused : public QObject {
+ public:
+  using QObject::QObject;
+  bool eventFilter(QObject* watched, QEvent* event) override {
+    if (event->type() == QEvent::Wheel) {
+      auto* w = qobject_cast<QWidget*>(watched);
+      if (w && !w->hasFocus()) {
+        event->ignore();
+        return true;
+      }
+    }
+    return QObject::eventFilter(watched, event);
+  }
+};
+
 QLabel* explanationLabel(const QString& text, QWidget* parent) {
   auto* l = new QLabel(text, parent);
   l->setWordWrap(true);
@@ -99,10 +138,16 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(switchesBox_);
 
   auto* launchBox = new QGroupBox(tr("Launch"), this);
-  auto* launch = new QFormLayout(launchBox);
+  // The wrapping hint sits under the form, not in it: a form with a word-wrapped row takes its
+  // height from a height-for-width cache that missed rows shown again (the Tile row came back
+  // with zero height after KNN -> k-means -> transpose).
+  auto* launchColumn = new QVBoxLayout(launchBox);
+  auto* launch = new QFormLayout;
+  launchColumn->addLayout(launch);
   tpb_ = new QComboBox(launchBox);
-  for (int t : {16, 32, 64, 128, 256, 512, 1024}) tpb_->addItem(QString::number(t), t);
-  tpb_->setToolTip(tr("Threads per block (transpose: tile x rows of threads)"));
+  for (int t : kThreadsPerBlockChoices) tpb_->addItem(QString::number(t), t);
+  tpb_->setToolTip(tr("Threads per block (transpose: tile x rows of threads; only the block sizes "
+                      "that divide the chosen tile into whole rows are offered)"));
   launch->addRow(tr("Threads per block"), tpb_);
   tile_ = new QComboBox(launchBox);
   tile_->addItem(QStringLiteral("16"), 16);
@@ -124,7 +169,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   launch->addRow(tr("Block shape"), blockRow_);
   launchHint_ = new QLabel(launchBox);
   launchHint_->setWordWrap(true);
-  launch->addRow(launchHint_);
+  launchColumn->addWidget(launchHint_);
   layout->addWidget(launchBox);
 
   auto* sweepBox = new QGroupBox(tr("Sweep"), this);
@@ -209,6 +254,13 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   });
   connect(pointsPath_, &QLineEdit::editingFinished, this, &ExperimentPanel::changed);
 
+  auto* wheelGuard = new WheelOnlyWhenFocused(this);
+  for (QWidget* field : findChildren<QWidget*>())
+    if (qobject_cast<QComboBox*>(field) || qobject_cast<QAbstractSpinBox*>(field)) {
+      field->setFocusPolicy(Qt::StrongFocus);  // not Qt::WheelFocus: the wheel gives no focus
+      field->installEventFilter(wheelGuard);
+    }
+
   setRequest(kernellab::RunRequest{});
 }
 
@@ -246,12 +298,19 @@ void ExperimentPanel::buildFamilyPage() {
   n_ = spin(generated_, 1, 200000000, 1000);
   n_->setToolTip(tr("Number of points N"));
   shape_ = new QComboBox(generated_);
-  shape_->addItem(tr("Seed generator (K spheres)"), int(DatasetShape::SeedGenerator));
+  // The thesis's Generator.cpp offsets every coordinate by a uniform draw in [0, radius), added
+  // for even points and subtracted for odd ones: each cluster is two cubes meeting at a corner,
+  // its center (seed 003, figure 10). Named for what it draws.
+  shape_->addItem(tr("Seed generator (K cube pairs)"), int(DatasetShape::SeedGenerator));
   shape_->addItem(tr("Gaussian blobs with noise"), int(DatasetShape::Blobs));
+  shape_->setToolTip(tr("Seed generator: the thesis's points, each cluster two cubes meeting at its center. "
+                        "Blobs: round Gaussian clusters with uniformly scattered noise."));
   radius_ = new QDoubleSpinBox(generated_);
   radius_->setRange(1, 1e9);
   radius_->setDecimals(1);
-  radius_->setToolTip(tr("Seed generator: points spread RADIUS/100 around each center"));
+  radius_->setToolTip(tr("Seed generator: every coordinate is offset by a uniform amount in [0, radius) from its "
+                         "cluster's center, up for even points and down for odd ones, so each cluster is two "
+                         "cubes of side radius meeting at the center (the thesis's generator)."));
   noise_ = new QDoubleSpinBox(generated_);
   noise_->setRange(0, 90);
   noise_->setSuffix(QStringLiteral(" %"));
@@ -438,7 +497,8 @@ void ExperimentPanel::updateVisibility() {
   radius_->setEnabled(seedShape);
   noise_->setEnabled(!seedShape);
   tile_->setEnabled(f == Family::Transpose);
-  if (auto* form = qobject_cast<QFormLayout*>(tile_->parentWidget()->layout())) {
+  refreshThreadsPerBlock(loading_);
+  if (auto* form = tile_->parentWidget()->findChild<QFormLayout*>()) {
     form->setRowVisible(tile_, f == Family::Transpose);
     form->setRowVisible(blockRow_, f == Family::Knn);
   }
@@ -457,6 +517,35 @@ void ExperimentPanel::updateVisibility() {
     schedule_->setChecked(schedule_->property("wanted").toBool());
   }
   updateCudaOnly();
+}
+
+void ExperimentPanel::refreshThreadsPerBlock(bool keepCurrent) {
+  const Family f = family();
+  const int tile = tile_->currentData().toInt();
+  const int current = tpb_->currentData().toInt();
+  auto valid = [&](int tpb) { return f != Family::Transpose || transposeShapeValid(tile, tpb); };
+  QVector<int> offered;
+  for (int t : kThreadsPerBlockChoices)
+    if (valid(t)) offered << t;
+  int chosen = current;
+  if (!offered.contains(current)) {
+    if (valid(current) || keepCurrent || offered.isEmpty()) {
+      offered << current;  // a loaded request's own value stays as it came (the hint says if it is bad)
+      std::sort(offered.begin(), offered.end());
+    } else {
+      // The user changed the tile: the nearest block size at or below the one chosen.
+      chosen = offered.front();
+      for (int t : offered)
+        if (t <= current) chosen = t;
+    }
+  }
+  QVector<int> shown;
+  for (int i = 0; i < tpb_->count(); ++i) shown << tpb_->itemData(i).toInt();
+  if (shown == offered && current == chosen) return;
+  const QSignalBlocker block(tpb_);
+  tpb_->clear();
+  for (int t : offered) tpb_->addItem(QString::number(t), t);
+  tpb_->setCurrentIndex(tpb_->findData(chosen));
 }
 
 void ExperimentPanel::setCudaAvailability(bool usable, const QString& reason) {
@@ -533,6 +622,9 @@ void ExperimentPanel::setRequest(const kernellab::RunRequest& r) {
     blockX_->setValue(std::clamp(r.launch.blockX, 0, 1024));
     blockY_->setValue(std::clamp(r.launch.blockY, 0, 1024));
     seed_->setValue(static_cast<int>(std::min<uint64_t>(r.seed, 2147483647u)));
+    // Every standard block size first; updateVisibility then offers those valid for the tile.
+    tpb_->clear();
+    for (int t : kThreadsPerBlockChoices) tpb_->addItem(QString::number(t), t);
     int tpbIndex = tpb_->findData(r.launch.threadsPerBlock);
     if (tpbIndex < 0) {
       tpb_->addItem(QString::number(r.launch.threadsPerBlock), r.launch.threadsPerBlock);
@@ -622,8 +714,14 @@ QString ExperimentPanel::sweepValues() const { return sweepAxis_->currentIndex()
 bool ExperimentPanel::live() const { return live_->isChecked(); }
 void ExperimentPanel::setLive(bool on) { live_->setChecked(on); }
 
+void ExperimentPanel::setCancelling() {
+  cancel_->setEnabled(false);
+  cancel_->setText(tr("Cancelling..."));
+}
+
 void ExperimentPanel::setRunning(bool running) {
   cancel_->setEnabled(running);
+  cancel_->setText(tr("Cancel"));
   run_->setText(running ? tr("Run again") : tr("Run"));
 }
 

@@ -55,6 +55,8 @@ class ExperimentPanel : public QWidget {
   bool live() const;
   void setLive(bool on);
   void setRunning(bool running);
+  // Cancel was pressed: the run stops after the launch in progress.
+  void setCancelling();
   // Whether the CUDA backend works here (and CUDA's reason when not): CUDA-only switches are
   // disabled with the reason when it does not, or when the panel's backend is the CPU.
   void setCudaAvailability(bool usable, const QString& reason);
@@ -79,6 +81,9 @@ class ExperimentPanel : public QWidget {
   void buildFamilyPage();
   void rebuildSwitches(const std::vector<std::string>& checked);
   void updateVisibility();
+  // Offers the block sizes valid for the family and tile; `keepCurrent` keeps an invalid value
+  // that a loaded request brought (otherwise the nearest valid size replaces it).
+  void refreshThreadsPerBlock(bool keepCurrent);
   void fillSweepAxes();
   void updateCudaOnly();
   void changed();

@@ -3,6 +3,8 @@
 // (hundreds of thousands of blocks stay cheap: no item per block).
 #include "gantt_view.h"
 
+#include "view_picture.h"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -98,6 +100,7 @@ GanttView::GanttView(QWidget* parent) : QWidget(parent) {
   legend_->setWordWrap(true);
   top->addWidget(legend_, 1);
   root->addLayout(top);
+  topRow_ = top;
   plotsBox_ = new QWidget(this);
   new QHBoxLayout(plotsBox_);
   plotsBox_->layout()->setContentsMargins(0, 0, 0, 0);
@@ -305,5 +308,7 @@ void GanttView::rebuild() {
     captions_.push_back(caption);
   }
 }
+
+QImage GanttView::reportPicture() { return grabWithoutControls(this, {topRow_}, {}, {legend_}); }
 
 }  // namespace kernellab::widgets

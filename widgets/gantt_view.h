@@ -7,11 +7,13 @@
 
 #include <QString>
 #include <QVector>
+#include <QImage>
 #include <QWidget>
 #include <vector>
 
 #include "kernellab/result.h"
 
+class QLayout;
 class QComboBox;
 class QCustomPlot;
 class QLabel;
@@ -62,6 +64,10 @@ class GanttView : public QWidget {
  signals:
   void colorByChanged(ColorBy mode);
 
+ public:
+  // The view for reports: without its colour and lane choices (the legend stays).
+  QImage reportPicture();
+
  private:
   void rebuild();
 
@@ -74,6 +80,7 @@ class GanttView : public QWidget {
   QWidget* plotsBox_ = nullptr;
   QVector<QCustomPlot*> plots_;
   QVector<QLabel*> captions_;
+  QLayout* topRow_ = nullptr;
 };
 
 }  // namespace kernellab::widgets

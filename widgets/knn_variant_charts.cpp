@@ -105,11 +105,11 @@ void KnnVariantCharts::rebuild() {
   // Occupancy: blocks per SM (left axis) and shared memory per block (right axis), side by side.
   occupancy_->yAxis->setLabel(tr("Resident blocks per SM"));
   occupancy_->yAxis2->setVisible(true);
-  occupancy_->yAxis2->setLabel(tr("Shared memory per block (kB)"));
+  occupancy_->yAxis2->setLabel(sharedMemoryAxisLabel());
   auto* blocks = new QCPBars(occupancy_->xAxis, occupancy_->yAxis);
   auto* shared = new QCPBars(occupancy_->xAxis, occupancy_->yAxis2);
   blocks->setName(tr("resident blocks per SM (CUDA occupancy API)"));
-  shared->setName(tr("shared memory per block (kB, 1 kB = 1000 B)"));
+  shared->setName(tr("shared memory per block (KiB, 1 KiB = 1024 B)"));
   blocks->setBrush(QColor(31, 119, 180));
   shared->setBrush(QColor(255, 127, 14));
   blocks->setWidth(0.35);
@@ -120,8 +120,8 @@ void KnnVariantCharts::rebuild() {
   bool anyBlocks = false;
   for (int i = 0; i < bars_.size(); ++i) {
     const KnnVariantBar& b = bars_[i];
-    shared->addData(i, b.sharedBytes / 1000.0);
-    maxShared = std::max(maxShared, b.sharedBytes / 1000.0);
+    shared->addData(i, b.sharedBytes / kBytesPerKiB);
+    maxShared = std::max(maxShared, b.sharedBytes / kBytesPerKiB);
     if (b.ran && b.blocksPerSM >= 0) {
       blocks->addData(i, b.blocksPerSM);
       maxBlocks = std::max(maxBlocks, double(b.blocksPerSM));
@@ -130,9 +130,9 @@ void KnnVariantCharts::rebuild() {
     auto* label = new QCPItemText(occupancy_);
     label->position->setType(QCPItemPosition::ptPlotCoords);
     label->position->setAxes(occupancy_->xAxis, occupancy_->yAxis2);
-    label->position->setCoords(i, b.sharedBytes / 1000.0);
+    label->position->setCoords(i, b.sharedBytes / kBytesPerKiB);
     label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-    QString text = QString::number(b.sharedBytes / 1000.0, 'f', 1) + " kB";
+    QString text = sharedMemoryText(b.sharedBytes);
     if (b.blocksPerSM >= 0) text += QStringLiteral("\n") + tr("%1 blk/SM").arg(b.blocksPerSM);
     if (b.registers >= 0) text += QStringLiteral("\n") + tr("%1 regs").arg(b.registers);
     label->setText(text);

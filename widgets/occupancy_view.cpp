@@ -2,6 +2,8 @@
 // OccupancyView: inputs, per-limit table, suggestion, three charts, device cross-check table.
 #include "occupancy_view.h"
 
+#include "view_picture.h"
+
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -73,6 +75,7 @@ OccupancyView::OccupancyView(QWidget* parent) : QWidget(parent) {
   formBox->setLayout(form);
   formBox->setMaximumWidth(420);
   top->addWidget(formBox);
+  inputs_ = formBox;
 
   auto* right = new QVBoxLayout;
   limits_ = new QTableWidget(4, 4, this);
@@ -319,5 +322,7 @@ void OccupancyView::fillDeviceTable() {
     }
   }
 }
+
+QImage OccupancyView::reportPicture() { return grabWithoutControls(this, {}, {inputs_}); }
 
 }  // namespace kernellab::widgets

@@ -7,12 +7,14 @@
 
 #include <QString>
 #include <QVector>
+#include <QImage>
 #include <QWidget>
 #include <optional>
 
 #include "kernellab/occupancy.h"
 #include "kernellab/result.h"
 
+class QLayout;
 class QComboBox;
 class QCustomPlot;
 class QLabel;
@@ -52,6 +54,10 @@ class OccupancyView : public QWidget {
   void inputsChanged(const QString& arch, int threadsPerBlock, int registersPerThread,
                      int sharedBytesPerBlock);
 
+ public:
+  // The view for reports: the limits, the charts and the device table, without the inputs.
+  QImage reportPicture();
+
  private:
   void archChanged();
   void recompute();
@@ -75,6 +81,7 @@ class OccupancyView : public QWidget {
   QCustomPlot* charts_[3] = {nullptr, nullptr, nullptr};
   QLabel* deviceTitle_ = nullptr;
   QTableWidget* device_ = nullptr;
+  QWidget* inputs_ = nullptr;
 };
 
 }  // namespace kernellab::widgets

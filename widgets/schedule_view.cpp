@@ -2,6 +2,8 @@
 // ScheduleView: two tile grids and two partition histograms driven by one wave scrubber.
 #include "schedule_view.h"
 
+#include "view_picture.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -42,6 +44,7 @@ ScheduleView::ScheduleView(QWidget* parent) : QWidget(parent) {
   controls->addWidget(hashed_);
   controls->addStretch(1);
   root->addLayout(controls);
+  controlsRow_ = controls;
 
   note_ = new QLabel(this);
   note_->setWordWrap(true);
@@ -68,6 +71,7 @@ ScheduleView::ScheduleView(QWidget* parent) : QWidget(parent) {
   root->addWidget(legend);
 
   auto* scrub = new QHBoxLayout;
+  scrubRow_ = scrub;
   play_ = new QToolButton(this);
   play_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
   play_->setToolTip(tr("Play the waves"));
@@ -301,5 +305,7 @@ void ScheduleView::refresh() {
   const int blocks = wave_ < int(m.waves.size()) ? m.waves[size_t(wave_)].blockCount : 0;
   waveLabel_->setText(tr("Wave %1 of %2 (%3 blocks)").arg(wave_ + 1).arg(n).arg(blocks));
 }
+
+QImage ScheduleView::reportPicture() { return grabWithoutControls(this, {controlsRow_, scrubRow_}, {}, {waveLabel_}); }
 
 }  // namespace kernellab::widgets

@@ -6,10 +6,12 @@
 #pragma once
 
 #include <QVector>
+#include <QImage>
 #include <QWidget>
 
 #include "kernellab/schedule_model.h"
 
+class QLayout;
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
@@ -53,6 +55,10 @@ class ScheduleView : public QWidget {
   void waveChanged(int wave);
   void partitionMappingChanged(bool hashed);
 
+ public:
+  // The view for reports: without the matrix choice, the partition toggle and the wave player.
+  QImage reportPicture();
+
  private:
   struct Side {
     schedule::Model model;
@@ -78,6 +84,8 @@ class ScheduleView : public QWidget {
   QCheckBox* hashed_ = nullptr;
   QToolButton* play_ = nullptr;
   QSlider* slider_ = nullptr;
+  QLayout* controlsRow_ = nullptr;
+  QLayout* scrubRow_ = nullptr;
   QLabel* waveLabel_ = nullptr;
   QTimer* timer_ = nullptr;
 };

@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMap>
 #include <QSignalBlocker>
 #include <algorithm>
 #include <cmath>
@@ -72,12 +73,24 @@ void SpeedupPanel::setEntries(const QVector<SpeedupEntry>& entries) {
   // Keep a pair the user picked; otherwise pick the default for the new entries.
   const bool kept = userChose_ && restore(oldLabel, newLabel);
   if (!kept) {
-    // Default: the slowest and the fastest measured entry (published ones when none was measured).
-    int slow = -1, fast = -1;
+    // Default: like with like. Inside the group with the most measured entries (published ones
+    // when none was measured), the slowest against the fastest; ceilings are not variants.
     const bool anyMeasured = std::any_of(entries_.begin(), entries_.end(),
                                          [](const SpeedupEntry& e) { return !e.published && e.ms > 0; });
+    auto eligible = [&](const SpeedupEntry& e) { return !(anyMeasured && e.published) && e.ms > 0 && !e.ceiling; };
+    QMap<QString, int> sizes;
+    QStringList order;
+    for (const auto& e : entries_)
+      if (eligible(e)) {
+        if (!sizes.contains(e.group)) order << e.group;
+        ++sizes[e.group];
+      }
+    QString group = order.value(0);
+    for (const QString& g : order)
+      if (sizes[g] > sizes[group]) group = g;
+    int slow = -1, fast = -1;
     for (int i = 0; i < entries_.size(); ++i) {
-      if ((anyMeasured && entries_[i].published) || !(entries_[i].ms > 0)) continue;
+      if (!eligible(entries_[i]) || entries_[i].group != group) continue;
       if (slow < 0 || entries_[i].ms > entries_[slow].ms) slow = i;
       if (fast < 0 || entries_[i].ms < entries_[fast].ms) fast = i;
     }
@@ -105,6 +118,8 @@ bool SpeedupPanel::restore(const QString& oldLabel, const QString& newLabel) {
 }
 
 QString SpeedupPanel::resultText() const { return result_->text(); }
+QString SpeedupPanel::oldLabel() const { return old_->currentText(); }
+QString SpeedupPanel::newLabel() const { return new_->currentText(); }
 
 void SpeedupPanel::update() {
   const int o = old_->currentIndex(), n = new_->currentIndex();

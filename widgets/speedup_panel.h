@@ -16,6 +16,9 @@ struct SpeedupEntry {
   QString label;          // "Padded · TPB 256 (#3)"
   double ms = 0;          // time per run of the variant
   bool published = false;
+  QString group;          // entries of one group compare like with like (same family, problem,
+                          // launch and device): the default pair is taken inside one group
+  bool ceiling = false;   // a ceiling (the copy kernel), never the default "new" of a pair
 };
 
 struct SpeedupResult {
@@ -33,12 +36,14 @@ class SpeedupPanel : public QWidget {
  public:
   explicit SpeedupPanel(QWidget* parent = nullptr);
 
-  // Keeps the chosen pair when both labels are still there; otherwise old = slowest measured,
-  // new = fastest measured.
+  // Keeps the chosen pair when both labels are still there; otherwise, inside the group with the
+  // most measured entries, old = slowest and new = fastest (ceilings left out).
   void setEntries(const QVector<SpeedupEntry>& entries);
   const QVector<SpeedupEntry>& entries() const { return entries_; }
   bool choose(const QString& oldLabel, const QString& newLabel);
   QString resultText() const;
+  QString oldLabel() const;
+  QString newLabel() const;
 
  signals:
   void changed(const QString& text);

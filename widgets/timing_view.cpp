@@ -3,8 +3,10 @@
 #include "timing_view.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFrame>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QSignalBlocker>
 #include <QTabBar>
 #include <QVBoxLayout>
@@ -30,8 +32,21 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent) {
   published_->setToolTip(
       tr("Show published measurements (hatched bars, with their source) beside the runs"));
   published_->setChecked(true);
+  reference_ = new QCheckBox(tr("H200 reference"), this);
+  reference_->setToolTip(tr("Beside runs of the CPU backend: KernelLab's own runs on an NVIDIA H200 (cross-hatched, "
+                            "with the date measured), so a machine without a GPU shows what the GPU does too"));
+  reference_->setChecked(true);
+  reference_->hide();
+  familyLabel_ = new QLabel(tr("Family"), this);
+  family_ = new QComboBox(this);
+  family_->setToolTip(tr("The selected runs hold several kernel families: the charts show one family at a time"));
+  familyLabel_->hide();
+  family_->hide();
+  top->addWidget(familyLabel_);
+  top->addWidget(family_);
   top->addWidget(tabs_, 1);
   top->addWidget(published_);
+  top->addWidget(reference_);
   top->addWidget(log_);
   layout->addLayout(top);
 
@@ -54,6 +69,8 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent) {
     emit logScaleChanged(on);
   });
   connect(published_, &QCheckBox::toggled, this, &TimingView::showPublishedChanged);
+  connect(reference_, &QCheckBox::toggled, this, &TimingView::showReferenceChanged);
+  connect(family_, &QComboBox::activated, this, &TimingView::familyChosen);
 }
 
 void TimingView::setCharts(const QVector<ChartSpec>& charts) {
@@ -110,6 +127,23 @@ void TimingView::setLogScale(bool on) { log_->setChecked(on); }
 bool TimingView::logScale() const { return log_->isChecked(); }
 void TimingView::setShowPublished(bool on) { published_->setChecked(on); }
 bool TimingView::showPublished() const { return published_->isChecked(); }
+
+void TimingView::setShowReference(bool on) { reference_->setChecked(on); }
+bool TimingView::showReference() const { return reference_->isChecked(); }
+void TimingView::setReferenceAvailable(bool available) { reference_->setVisible(available); }
+
+void TimingView::setFamilies(const QStringList& titles, int current) {
+  {
+    const QSignalBlocker block(family_);
+    family_->clear();
+    family_->addItems(titles);
+    family_->setCurrentIndex(current);
+  }
+  family_->setVisible(titles.size() > 1);
+  familyLabel_->setVisible(titles.size() > 1);
+}
+
+int TimingView::familyIndex() const { return family_->currentIndex(); }
 
 void TimingView::showChart(int index) {
   chart_->setChart(index >= 0 && index < charts_.size() ? charts_[index] : ChartSpec{});

@@ -10,6 +10,8 @@
 #include "speedup_panel.h"
 
 class QCheckBox;
+class QComboBox;
+class QLabel;
 class QTabBar;
 
 namespace kernellab::widgets {
@@ -36,6 +38,14 @@ class TimingView : public QWidget {
   bool logScale() const;
   void setShowPublished(bool on);
   bool showPublished() const;
+  // KernelLab's H200 reference beside CPU runs; the box shows only where a CPU run is charted.
+  void setShowReference(bool on);
+  bool showReference() const;
+  void setReferenceAvailable(bool available);
+
+  // The kernel families of the shown runs; the choice shows when there are several.
+  void setFamilies(const QStringList& titles, int current);
+  int familyIndex() const;
 
   ChartView* chartView() const { return chart_; }
   SpeedupPanel* speedupPanel() const { return speedup_; }
@@ -43,6 +53,8 @@ class TimingView : public QWidget {
  signals:
   void logScaleChanged(bool on);
   void showPublishedChanged(bool on);
+  void showReferenceChanged(bool on);
+  void familyChosen(int index);
   void currentChartChanged(const QString& id);
 
  private:
@@ -52,6 +64,9 @@ class TimingView : public QWidget {
   QTabBar* tabs_ = nullptr;
   QCheckBox* log_ = nullptr;
   QCheckBox* published_ = nullptr;
+  QCheckBox* reference_ = nullptr;
+  QLabel* familyLabel_ = nullptr;
+  QComboBox* family_ = nullptr;
   ChartView* chart_ = nullptr;
   SpeedupPanel* speedup_ = nullptr;
   QString wantedId_;   // the chart the user picked, kept across setCharts

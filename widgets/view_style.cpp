@@ -21,6 +21,7 @@ QColor categoricalColor(int index) {
 }
 
 QBrush publishedBrush(const QColor& color) { return QBrush(color, Qt::BDiagPattern); }
+QBrush referenceBrush(const QColor& color) { return QBrush(color, Qt::DiagCrossPattern); }
 
 QString formatValue(double value, const QString& unit) {
   QString number;
@@ -37,6 +38,14 @@ QString formatValue(double value, const QString& unit) {
   if (unit.isEmpty()) return number;
   if (unit == QLatin1String("%")) return number + unit;
   return number + QLatin1Char(' ') + unit;
+}
+
+QString sharedMemoryText(double bytes) {
+  if (bytes < kBytesPerKiB) return QStringLiteral("%L1 B").arg(static_cast<qint64>(bytes));
+  const double kib = bytes / kBytesPerKiB;
+  // Whole KiB read as such ("48 KiB"); others with two decimals ("4.13 KiB" for a 33 x 32 tile).
+  const bool whole = std::fabs(kib - std::round(kib)) < 1e-9;
+  return QStringLiteral("%1 KiB").arg(kib, 0, 'f', whole ? 0 : 2);
 }
 
 }  // namespace kernellab::widgets

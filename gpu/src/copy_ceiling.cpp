@@ -15,7 +15,7 @@ Ceiling measureCopyCeiling(const std::string& name, double bytesMoved, const std
   c.bytes = bytesMoved;
   std::vector<double> samples;
   for (int i = 0; i < warmup + reps; ++i) {
-    hooks.throwIfCancelled();
+    hooks.beforeLaunch(i, warmup, reps);
     const double ms = copyOnceMs();
     if (i >= warmup) samples.push_back(ms);
   }

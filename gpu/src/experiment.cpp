@@ -21,6 +21,26 @@ void RunHooks::throwIfCancelled() const {
   if (cancelled()) throw Cancelled();
 }
 
+void RunHooks::beforeLaunch(int index, int warmup, int reps) const {
+  throwIfCancelled();
+  if (!progress) return;
+  const int total = warmup + reps;
+  const std::string what = index < warmup
+                               ? "warm-up " + std::to_string(index + 1) + " of " + std::to_string(warmup)
+                               : "repetition " + std::to_string(index - warmup + 1) + " of " + std::to_string(reps);
+  report(what, total > 0 ? double(index) / double(total) : 0.0);
+}
+
+RunHooks RunHooks::within(double begin, double end, const std::string& stage) const {
+  RunHooks part = *this;
+  if (!progress) return part;
+  part.progress = [parent = progress, begin, end, stage](const std::string& detail, double f) {
+    f = f < 0.0 ? 0.0 : (f > 1.0 ? 1.0 : f);
+    parent(detail.empty() ? stage : stage + ": " + detail, begin + (end - begin) * f);
+  };
+  return part;
+}
+
 std::string toolVersion() { return std::string("kernellab ") + KERNELLAB_VERSION; }
 
 namespace detail {
@@ -117,10 +137,7 @@ RunResult runPoint(Apply&& apply, RunRequest r, const std::string& label, size_t
   hooks.throwIfCancelled();
   try {
     apply(r);
-    RunHooks inner = hooks;
-    inner.progress = [&](const std::string& stage, double f) {
-      hooks.report(label + ": " + stage, (double(i) + f) / double(count));
-    };
+    const RunHooks inner = hooks.within(double(i) / double(count), double(i + 1) / double(count), label);
     validateRequest(r);
     return runExperiment(r, inner);
   } catch (const InputError& e) {

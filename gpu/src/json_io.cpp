@@ -451,6 +451,7 @@ void to_json(json& j, const VariantResult& v) {
            {"schedule", v.schedule},
            {"schedule_overhead_pct", v.scheduleOverheadPct}};
   if (!v.strategy.empty()) j["strategy"] = v.strategy;
+  if (!v.iterationsFrom.empty()) j["iterations_from"] = v.iterationsFrom;
   if (v.clustering) j["clustering"] = *v.clustering;
   if (v.knn) j["knn"] = *v.knn;
 }
@@ -471,6 +472,7 @@ void from_json(const json& j, VariantResult& v) {
   opt(j, "schedule", v.schedule);
   opt(j, "schedule_overhead_pct", v.scheduleOverheadPct);
   opt(j, "strategy", v.strategy);
+  opt(j, "iterations_from", v.iterationsFrom);
   if (auto it = j.find("clustering"); it != j.end() && it->is_object())
     v.clustering = it->get<ClusteringOutput>();
   if (auto it = j.find("knn"); it != j.end() && it->is_object()) v.knn = it->get<KnnDetails>();

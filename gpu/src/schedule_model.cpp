@@ -158,6 +158,11 @@ Model simulate(const Config& c) {
   return m;
 }
 
+occupancy::Input transposeOccupancyInput(const RunRequest& r, int registersPerThread) {
+  const int tile = r.launch.tile;
+  return {r.launch.threadsPerBlock, registersPerThread, tile * (tile + 1) * static_cast<int>(sizeof(float))};
+}
+
 Config transposeConfig(const RunRequest& r, const occupancy::ArchSpec& arch, int registersPerThread) {
   const int tile = r.launch.tile;
   if (tile < 1 || tile > 64) throw InputError("--tile " + std::to_string(tile) + " is outside 1..64");
@@ -170,8 +175,7 @@ Config transposeConfig(const RunRequest& r, const occupancy::ArchSpec& arch, int
   c.gridX = static_cast<int>(gx);
   c.gridY = static_cast<int>(gy);
   c.smCount = arch.smCount;
-  const occupancy::Result occ = occupancy::calculate(
-      arch, {r.launch.threadsPerBlock, registersPerThread, tile * (tile + 1) * 4});
+  const occupancy::Result occ = occupancy::calculate(arch, transposeOccupancyInput(r, registersPerThread));
   if (occ.activeBlocks == 0)
     throw InputError("the padded transpose kernel cannot launch on " + arch.id + ": " + occ.cannotLaunch);
   c.blocksPerSM = occ.activeBlocks;

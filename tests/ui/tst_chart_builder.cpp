@@ -152,7 +152,8 @@ class TstChartBuilder : public QObject {
     // Hidden on request.
     ChartOptions off;
     off.showPublished = false;
-    for (const auto& s : chart(buildTimingCharts(sel, off), QStringLiteral("bandwidth"))->series) QVERIFY(!s.published);
+    for (const auto& s : chart(buildTimingCharts(sel, off), QStringLiteral("bandwidth"))->series)
+      QVERIFY(!s.published || s.reference);  // the H200 reference is a switch of its own
   }
 
   void kcentersPublishedFiguresShareTheTpbAxis() {
@@ -177,7 +178,8 @@ class TstChartBuilder : public QObject {
     // Speed-up entries include the published times.
     bool found = false;
     for (const auto& e : charts.speedups)
-      if (e.published && e.label.contains(QStringLiteral("Coalesced + shared")) && e.label.endsWith(QStringLiteral("TPB 512"))) {
+      if (e.published && e.label.contains(QStringLiteral("Coalesced + shared")) && e.label.contains(QStringLiteral("GTX Titan")) &&
+          e.label.endsWith(QStringLiteral("TPB 512"))) {
         QCOMPARE(e.ms, 286.42);
         found = true;
       }
@@ -219,12 +221,110 @@ class TstChartBuilder : public QObject {
     QVERIFY(std::fabs(perIteration->series[0].y[2] - 0.6) < 1e-12);
   }
 
+
+  // Issue 14, item 5: beside a CPU run, KernelLab's own H200 runs, labelled with their date.
+  void cpuRunsShowTheH200Reference() {
+    const PublishedBaselines& ref = gpuReference();
+    QVERIFY2(ref.error.isEmpty(), qPrintable(ref.error));
+    const RunSelection sel = selectionOf({makeRun(Family::Transpose, 256, {{"copy", 1, 1, 1, 100, 1.0}, {"naive", 2, 2, 2, 46, 0.46}, {"padded", 3, 3, 3, 32, 0.32}})});
+    ChartOptions opt;
+    opt.showPublished = false;
+    const TimingCharts charts = buildTimingCharts(sel, opt);
+    const ChartSpec* fraction = chart(charts, QStringLiteral("fraction"));
+    QVERIFY(fraction);
+    QString h200;
+    for (const QString& c : fraction->categories)
+      if (c == QStringLiteral("H200 (measured 2026-11-29)")) h200 = c;
+    QVERIFY2(!h200.isEmpty(), qPrintable(fraction->categories.join(QStringLiteral(" | "))));
+    const ChartSeries* naive = series(*fraction, QStringLiteral("H200, measured 2026-11-29: %1").arg(variantTitle(Family::Transpose, "naive")));
+    QVERIFY(naive);
+    QVERIFY(naive->published && naive->reference);
+    QVERIFY(std::fabs(valueAt(*fraction, *naive, h200) - 554.9 / 4015.6 * 100) < 1e-9);
+    // The CPU's own bars stay what it measured, in their own category.
+    const ChartSeries* measured = series(*fraction, variantTitle(Family::Transpose, "naive"));
+    QCOMPARE(valueAt(*fraction, *measured, QStringLiteral("CPU · TPB 256")), 46.0);
+    QVERIFY(fraction->caption.contains(QStringLiteral("cross-hatched")));
+    // Every chart of a CPU run says it is one.
+    for (const auto& c : charts.charts)
+      QVERIFY2(c.notes.join(QLatin1Char(' ')).contains(QStringLiteral("CPU backend")), qPrintable(c.id));
+    // Not beside a GPU run, and not when switched off.
+    for (const auto& c : buildTimingCharts(selectionOf({makeRun(Family::Transpose, 256, {{"copy", 1, 1, 1, 100, 1.0}}, "cuda")}), opt).charts)
+      for (const auto& ser : c.series) QVERIFY(!ser.reference);
+    opt.showGpuReference = false;
+    for (const auto& c : buildTimingCharts(sel, opt).charts)
+      for (const auto& ser : c.series) QVERIFY(!ser.reference);
+    // k-centers: the H200's times per TPB beside the CPU's.
+    const TimingCharts kc = buildTimingCharts(selectionOf({makeRun(Family::KCenters, 256, {{"shared-coalesced", 10, 9, 11}})}), ChartOptions{});
+    const ChartSeries* h200kc = series(*chart(kc, QStringLiteral("time")), QStringLiteral("H200, measured 2026-11-29: Coalesced + shared"));
+    QVERIFY(h200kc && h200kc->reference);
+    QCOMPARE(h200kc->y, (QVector<double>{22.63, 20.51, 20.27, 20.29, 20.62}));
+  }
+
+  // Issue 14, item 8: "Kernel time per iteration" is the median repetition, and says so.
+  void iterationTimesAreTheMedianRepetition() {
+    RunResult run = makeRun(Family::KMeans, 256, {{"shared-coalesced", 3.5, 3, 4}});
+    for (int it = 0; it < 3; ++it) {
+      IterationRecord r;
+      r.iteration = it + 1;
+      r.kernelMs = {0.5, 0.5, 0.1};
+      run.variants[0].iterations.push_back(r);
+    }
+    KernelResult kr;
+    kr.name = "assign";
+    run.variants[0].kernels = {kr, kr, kr};
+    run.variants[0].iterationsFrom = "median";
+    const ChartSpec* t = chart(buildTimingCharts(selectionOf({run}), ChartOptions{}), QStringLiteral("iteration-time"));
+    QVERIFY(t);
+    QVERIFY(t->title.contains(QStringLiteral("median")));
+    QVERIFY2(t->series[0].name.endsWith(QStringLiteral("(median of 5)")), qPrintable(t->series[0].name));
+    run.variants[0].iterationsFrom.clear();  // a file written before the median was kept
+    const ChartSpec* old = chart(buildTimingCharts(selectionOf({run}), ChartOptions{}), QStringLiteral("iteration-time"));
+    QVERIFY2(old->series[0].name.endsWith(QStringLiteral("(last repetition)")), qPrintable(old->series[0].name));
+    QVERIFY(old->notes.join(QLatin1Char(' ')).contains(QStringLiteral("before KernelLab kept the median")));
+  }
+
+  // Issue 14, item 4: a file of several families charts each of them.
+  void mixedFamiliesChartEachFamily() {
+    RunResult km = makeRun(Family::KMeans, 256, {{"shared-coalesced", 3.5, 3, 4}});
+    KernelResult kr;
+    kr.name = "assign";
+    km.variants[0].kernels = {kr, kr};
+    const RunSelection sel = selectionOf({makeRun(Family::Transpose, 256, {{"copy", 1, 1, 1, 100, 1.0}}), km});
+    QVERIFY(familiesOf(sel) == (QVector<Family>{Family::Transpose, Family::KMeans}));
+    const TimingCharts first = buildTimingCharts(sel, ChartOptions{});
+    QCOMPARE(first.family, Family::Transpose);
+    QVERIFY(chart(first, QStringLiteral("time"))->notes.join(QLatin1Char(' ')).contains(QStringLiteral("choose their family")));
+    ChartOptions kmeans;
+    kmeans.family = Family::KMeans;
+    const TimingCharts second = buildTimingCharts(sel, kmeans);
+    QCOMPARE(second.family, Family::KMeans);
+    QVERIFY(chart(second, QStringLiteral("kernels")));
+  }
+
+  // Issue 14, item 4: the default speed-up compares variants of one size, never the copy.
+  void speedupDefaultComparesLikeWithLike() {
+    RunResult small = makeRun(Family::Transpose, 256, {{"copy", 0.13, 0.13, 0.13, 4000, 1}, {"naive", 0.97, 0.9, 1, 550, 0.14}, {"padded", 0.15, 0.15, 0.16, 3500, 0.87}}, "cuda");
+    small.request.transpose.width = small.request.transpose.height = 8192;
+    RunResult large = makeRun(Family::Transpose, 256, {{"copy", 0.51, 0.5, 0.52, 4100, 1}, {"padded", 0.6, 0.6, 0.61, 3500, 0.85}}, "cuda");
+    large.request.transpose.width = large.request.transpose.height = 16384;
+    ChartOptions opt;
+    opt.showPublished = false;
+    const TimingCharts charts = buildTimingCharts(selectionOf({small, large}), opt);
+    widgets::SpeedupPanel panel;
+    panel.setEntries(charts.speedups);
+    const QString text = panel.oldLabel() + QStringLiteral(" / ") + panel.newLabel();
+    QVERIFY2(text.count(QStringLiteral("8192x8192")) == 2, qPrintable(text));
+    QVERIFY2(!text.contains(variantTitle(Family::Transpose, "copy")), qPrintable(text));
+    QVERIFY2(text.contains(variantTitle(Family::Transpose, "naive")), qPrintable(text));
+  }
+
   void tooltipsGiveExactValues() {
     const RunSelection sel = selectionOf({makeRun(Family::KCenters, 256, {{"shared-coalesced", 12.3456789, 11.5, 13.25}})});
     const TimingCharts charts = buildTimingCharts(sel, ChartOptions{});
     const ChartSpec* time = chart(charts, QStringLiteral("time"));
     int measured = -1, published = -1;
-    for (int i = 0; i < time->series.size(); ++i) (time->series[i].published ? published : measured) = i;
+    for (int i = 0; i < time->series.size(); ++i)
+      if (!time->series[i].reference) (time->series[i].published ? published : measured) = i;
     const QString tip = widgets::pointTooltip(*time, measured, 0);
     QVERIFY2(tip.contains(QStringLiteral("12.34568 ms")), qPrintable(tip));
     QVERIFY(tip.contains(QStringLiteral("min 11.5")));

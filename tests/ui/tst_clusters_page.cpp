@@ -21,6 +21,7 @@
 #include "point_source.h"
 #include "timing_page.h"
 #include "timing_view.h"
+#include "view_style.h"
 #include "window_test_support.h"
 
 using namespace kernellab;
@@ -187,6 +188,33 @@ class TstClustersPage : public QObject {
     QCOMPARE(score.series.size(), 1);
     QCOMPARE(score.series[0].y, (QVector<double>{100, 99, 98}));
     page->runEnded();
+  }
+
+
+  // Issue 14, item 8: an empty cluster (a center no point is nearest to) has its row, said so.
+  void anEmptyClusterIsInTheLegend() {
+    widgets::ClustersView view;
+    std::vector<int32_t> labels(100, 0);
+    for (int i = 50; i < 100; ++i) labels[static_cast<size_t>(i)] = 2;  // nobody in cluster 1
+    QCOMPARE(widgets::countClusters(labels, {}, 3).size(), size_t(3));
+    QCOMPARE(widgets::countClusters(labels, {}, 3)[1].points, int64_t(0));
+    // 100 points in one dimension, three centers.
+    auto values = std::make_shared<std::vector<float>>(100);
+    for (int i = 0; i < 100; ++i) (*values)[static_cast<size_t>(i)] = float(i);
+    view.setCloud(widgets::cloud::makeCloudGeometry(values, 100, 1, false), true);
+    view.setAssignment(labels, {0.f, 50.f, 99.f}, false, QStringLiteral("test"));
+    QTreeWidget* legend = view.legend();
+    QCOMPARE(legend->topLevelItemCount(), 3);
+    QVERIFY(legend->topLevelItem(1)->text(0).contains(QStringLiteral("empty")));
+    QCOMPARE(legend->topLevelItem(1)->text(1), QStringLiteral("0"));
+    QVERIFY(!legend->topLevelItem(0)->text(0).contains(QStringLiteral("empty")));
+  }
+
+  // Shared memory has one unit everywhere, KiB.
+  void sharedMemoryInKiB() {
+    QCOMPARE(widgets::sharedMemoryText(4224), QStringLiteral("4.13 KiB"));
+    QCOMPARE(widgets::sharedMemoryText(49152), QStringLiteral("48 KiB"));
+    QCOMPARE(widgets::sharedMemoryText(512), QStringLiteral("512 B"));
   }
 
   void transposeShowsWhyThereIsNoCloud() {

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The experiment panel: every switch and field changes the request it hands out.
 #include <QCheckBox>
+#include <QApplication>
 #include <QComboBox>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QWheelEvent>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QtTest>
@@ -234,6 +238,114 @@ class TstExperimentPanel : public QObject {
     stop->setCurrentIndex(stop->findData(int(StopRule::FixedPoint)));
     QCOMPARE(p.request().clustering.stopRule, StopRule::FixedPoint);
     QCOMPARE(p.request().clustering.init, InitMethod::Given);
+  }
+
+  // Issue 14, item 7: the transpose Tile field comes back after KNN -> k-means -> transpose.
+  void tileFieldFollowsTheFamily() {
+    ExperimentPanel p;
+    p.setVariantCatalog(&catalog);
+    p.setRequest(RunRequest{});
+    p.resize(400, 1400);
+    p.show();
+    QComboBox* family = comboWithItem(p, QStringLiteral("k-means"));
+    QComboBox* tile = nullptr;
+    for (QComboBox* c : p.findChildren<QComboBox*>())
+      if (c->toolTip().startsWith(QStringLiteral("Edge of the square tile"))) tile = c;
+    QVERIFY(family && tile);
+    QVERIFY(tile->isVisible());
+    for (Family f : {Family::Knn, Family::KMeans, Family::Transpose}) {
+      family->setCurrentIndex(family->findData(int(f)));
+      QCoreApplication::processEvents();
+      QCOMPARE(tile->isVisible(), f == Family::Transpose);
+    }
+    // And through setRequest, as loading a request does.
+    for (Family f : {Family::Knn, Family::KMeans, Family::Transpose}) {
+      RunRequest r;
+      r.family = f;
+      p.setRequest(r);
+      QCoreApplication::processEvents();
+      QCOMPARE(tile->isVisible(), f == Family::Transpose);
+    }
+  }
+
+  // Issue 14, item 7: block sizes that can never move the chosen tile are not offered.
+  void onlyValidBlockSizesAreOffered() {
+    ExperimentPanel p;
+    p.setVariantCatalog(&catalog);
+    RunRequest r;
+    r.family = Family::Transpose;
+    r.launch.tile = 32;
+    r.launch.threadsPerBlock = 256;
+    p.setRequest(r);
+    QComboBox* tpb = comboWithItem(p, QStringLiteral("1024"));
+    QVERIFY(tpb);
+    QCOMPARE(tpb->findText(QStringLiteral("16")), -1);  // 16 threads cannot cover a 32-wide tile row
+    QVERIFY(tpb->findText(QStringLiteral("32")) >= 0);
+    QComboBox* tile = nullptr;
+    for (QComboBox* c : p.findChildren<QComboBox*>())
+      if (c->toolTip().startsWith(QStringLiteral("Edge of the square tile"))) tile = c;
+    QVERIFY(tile);
+    tpb->setCurrentIndex(tpb->findText(QStringLiteral("1024")));
+    tile->setCurrentIndex(tile->findData(16));
+    // Tile 16 takes at most 16 x 16 = 256 threads: 512 and 1024 go, the choice moves to 256.
+    QCOMPARE(tpb->findText(QStringLiteral("1024")), -1);
+    QCOMPARE(tpb->findText(QStringLiteral("512")), -1);
+    QVERIFY(tpb->findText(QStringLiteral("16")) >= 0);
+    QCOMPARE(p.request().launch.threadsPerBlock, 256);
+    // Every block size offered makes a valid launch for the tile.
+    for (int i = 0; i < tpb->count(); ++i) {
+      tpb->setCurrentIndex(i);
+      const RunRequest q = p.request();
+      QCOMPARE(q.launch.tile * q.launch.tile % q.launch.threadsPerBlock, 0);
+      QCOMPARE(q.launch.threadsPerBlock % q.launch.tile, 0);
+    }
+    // Other families are offered every size.
+    QComboBox* family = comboWithItem(p, QStringLiteral("k-means"));
+    family->setCurrentIndex(family->findData(int(Family::KMeans)));
+    QVERIFY(tpb->findText(QStringLiteral("1024")) >= 0);
+  }
+
+  // Issue 14, item 7: the mouse wheel scrolls the panel; it changes a combo or spin box only
+  // once that field has the focus.
+  void theWheelScrollsPastUnfocusedFields() {
+    QScrollArea area;
+    auto* p = new ExperimentPanel;
+    p->setVariantCatalog(&catalog);
+    p->setRequest(RunRequest{});
+    area.setWidget(p);
+    area.setWidgetResizable(true);
+    area.resize(360, 300);
+    area.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&area));
+    QComboBox* tpb = comboWithItem(*p, QStringLiteral("1024"));
+    QVERIFY(tpb);
+    tpb->setCurrentIndex(tpb->findText(QStringLiteral("256")));
+    area.ensureWidgetVisible(tpb);
+    const int scrolled = area.verticalScrollBar()->value();
+    QVERIFY(!tpb->hasFocus());
+    const QPoint at(tpb->width() / 2, tpb->height() / 2);
+    QWheelEvent wheel(at, tpb->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(tpb, &wheel);
+    QCOMPARE(tpb->currentText(), QStringLiteral("256"));
+    // Left unaccepted: Qt hands a real (spontaneous) wheel event on to the scroll area.
+    QVERIFY(!wheel.isAccepted());
+    QCOMPARE(area.verticalScrollBar()->value(), scrolled);
+    // Focused (clicked or tabbed into), the field takes the wheel as usual.
+    tpb->setFocus();
+    QTRY_VERIFY(tpb->hasFocus());
+    QWheelEvent again(at, tpb->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(tpb, &again);
+    QVERIFY(tpb->currentText() != QStringLiteral("256"));
+  }
+
+  // Issue 14, item 8: the seed's generator is named for what it draws.
+  void theSeedGeneratorIsNamedForItsCubes() {
+    ExperimentPanel p;
+    p.setVariantCatalog(&catalog);
+    QComboBox* shape = comboWithItem(p, QStringLiteral("Gaussian blobs with noise"));
+    QVERIFY(shape);
+    const QString seed = shape->itemText(shape->findData(int(DatasetShape::SeedGenerator)));
+    QVERIFY2(seed.contains(QStringLiteral("cube")) && !seed.contains(QStringLiteral("sphere")), qPrintable(seed));
   }
 
   void knnKnobsRoundTrip() {

@@ -3,6 +3,7 @@
 // header and pages), SVG (XML with an <svg> root), CSV (rows and columns), JSON; and reports as
 // HTML and PDF, from the window after a CPU run.
 #include <QDir>
+#include <functional>
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
@@ -13,8 +14,17 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include <QAbstractTextDocumentLayout>
+#include <QPrinter>
+#include <QTextDocument>
+#include <QTextLayout>
+#include <QTextTable>
+#include <qcustomplot.h>
+
 #include "chart_export.h"
+#include "chart_view.h"
 #include "export_checks.h"
+#include "report_writer.h"
 #include "experiment_panel.h"
 #include "main_window.h"
 #include "window_test_support.h"
@@ -22,6 +32,7 @@
 using namespace kernellab;
 using namespace kernellab::widgets;
 using namespace kltest;
+using kernellab::RunRequest;
 
 namespace {
 
@@ -48,6 +59,60 @@ ChartSpec sampleChart() {
   return spec;
 }
 
+
+// Every line break inside a table cell of a laid-out document: where it falls must be a space
+// (no number or word cut in two). Returns the offending cells' texts.
+QStringList cellsBrokenMidWord(QTextDocument& doc) {
+  QStringList bad;
+  std::function<void(QTextFrame*)> visit = [&](QTextFrame* frame) {
+    if (auto* table = qobject_cast<QTextTable*>(frame)) {
+      for (int r = 0; r < table->rows(); ++r)
+        for (int c = 0; c < table->columns(); ++c) {
+          const QTextTableCell cell = table->cellAt(r, c);
+          for (QTextFrame::iterator it = cell.begin(); !it.atEnd(); ++it) {
+            const QTextBlock block = it.currentBlock();
+            if (!block.isValid()) continue;
+            const QString text = block.text();
+            QTextLayout* layout = block.layout();
+            for (int l = 0; l + 1 < layout->lineCount(); ++l) {
+              const int end = layout->lineAt(l).textStart() + layout->lineAt(l).textLength();
+              if (end <= 0 || end >= text.size()) continue;
+              if (!text[end - 1].isSpace() && !text[end].isSpace() && text[end - 1] != QLatin1Char('-') &&
+                  text[end - 1] != QLatin1Char('/') && text[end - 1] != QLatin1Char(','))
+                bad << text;
+            }
+          }
+        }
+    }
+    for (QTextFrame* child : frame->childFrames()) visit(child);
+  };
+  visit(doc.rootFrame());
+  return bad;
+}
+
+// A chart whose legend names are long, as with published figures beside a sweep.
+ChartSpec wideLegendChart(int categories) {
+  ChartSpec spec;
+  spec.id = QStringLiteral("wide");
+  spec.title = QStringLiteral("Block-schedule model: share of the busiest memory partition per wave, Cartesian vs diagonal order of the blocks");
+  spec.xLabel = QStringLiteral("Measured: device · threads per block; others: device");
+  spec.yLabel = QStringLiteral("Effective bandwidth (GB/s, 1 GB = 10^9 B)");
+  spec.unit = QStringLiteral("GB/s");
+  for (int c = 0; c < categories; ++c) spec.categories << QStringLiteral("CPU · TPB %1").arg(64 << (c % 5));
+  spec.categories.back() = QStringLiteral("H200, measured 2026-11-29 (8192x8192)");
+  for (int s = 0; s < 6; ++s) {
+    ChartSeries series;
+    series.name = QStringLiteral("Published (GTX Titan): Non-coalesced + global memory, variant %1").arg(s);
+    series.colorIndex = s;
+    for (int c = 0; c < categories; ++c) {
+      series.x << c;
+      series.y << 10.0 * (s + 1) + c;
+    }
+    spec.series << series;
+  }
+  spec.notes << QStringLiteral("A long note that has to wrap inside the chart rather than run past its right edge: ").repeated(4);
+  return spec;
+}
 }  // namespace
 
 class TstExports : public QObject {
@@ -81,6 +146,100 @@ class TstExports : public QObject {
     const QString log = QDir(dir_).filePath(QStringLiteral("sample-log.png"));
     QVERIFY2(exportChart(spec, true, log, ExportFormat::Png, QSize(1600, 900), &error), qPrintable(error));
     checkPng(log, QSize(1600, 900));
+  }
+
+
+  // Issue 14, item 2: legends, titles and notes stay inside the chart, the legend outside the
+  // plot area; category labels do not run into each other.
+  void legendsStayInsideTheChart() {
+    for (const QSize size : {QSize(1000, 540), QSize(700, 450), QSize(1400, 800)}) {
+      for (int categories : {0, 3, 9}) {
+        // 0: a chart with short legend names, whose legend goes beside the plot.
+        const ChartSpec spec = categories == 0 ? sampleChart() : wideLegendChart(categories);
+        QCustomPlot plot;
+        plot.resize(size);
+        plot.setViewport(QRect(QPoint(0, 0), size));  // a hidden plot gets no resize event
+        populatePlot(&plot, spec, false);
+        plot.replot();
+        const QRect chart(QPoint(0, 0), size);
+        const QRect legend = plot.legend->outerRect();
+        const QString where = QStringLiteral("%1x%2, %3 categories: legend %4,%5 %6x%7")
+                                  .arg(size.width()).arg(size.height()).arg(categories)
+                                  .arg(legend.x()).arg(legend.y()).arg(legend.width()).arg(legend.height());
+        QVERIFY2(chart.contains(legend), qPrintable(where));
+        QVERIFY2(!legend.intersects(plot.axisRect()->rect()), qPrintable(where));
+        // The plot keeps most of the width: a legend beside it takes at most a third.
+        QVERIFY2(plot.axisRect()->rect().width() > size.width() / 2, qPrintable(where));
+        // Every legend item is drawn inside the legend (none clipped).
+        for (int i = 0; i < plot.legend->itemCount(); ++i)
+          if (plot.legend->item(i)) QVERIFY2(chart.contains(plot.legend->item(i)->outerRect()), qPrintable(where));
+        // Fitting again (a resize) keeps it so.
+        populatePlot(&plot, spec, true);
+        plot.resize(size.width() - 150, size.height());
+        plot.setViewport(QRect(0, 0, size.width() - 150, size.height()));
+        fitToWidth(&plot, spec);
+        plot.replot();
+        QVERIFY2(QRect(QPoint(0, 0), plot.size()).contains(plot.legend->outerRect()), qPrintable(where));
+        // Title and notes are wrapped to the chart's width.
+        for (auto* text : plot.findChildren<QCPTextElement*>()) {
+          const QFontMetrics fm(text->font());
+          for (const QString& line : text->text().split(QLatin1Char('\n')))
+            QVERIFY2(fm.horizontalAdvance(line) <= size.width(), qPrintable(line));
+        }
+        // Category labels: side by side without overlapping, or slanted.
+        QCPAxis* x = plot.xAxis;
+        if (x->tickLabelRotation() == 0) {
+          auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(x->ticker());
+          QVERIFY(ticker);
+          const QFontMetrics fm(x->tickLabelFont());
+          double previousRight = -1e9;
+          for (auto it = ticker->ticks().begin(); it != ticker->ticks().end(); ++it) {
+            int w = 0;
+            for (const QString& line : it.value().split(QLatin1Char('\n'))) w = std::max(w, fm.horizontalAdvance(line));
+            const double centre = x->coordToPixel(it.key());
+            QVERIFY2(centre - w / 2.0 >= previousRight, qPrintable(QStringLiteral("%1: '%2' overlaps its neighbour").arg(where, it.value())));
+            previousRight = centre + w / 2.0;
+          }
+        }
+      }
+    }
+  }
+
+  // Issue 14, item 2: the PDF's tables fit a landscape page without cutting a number or a word.
+  void pdfReportCellsKeepNumbersWhole() {
+    app::MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    RunRequest r = kltest::smallTranspose();
+    w.panel()->setRequest(r);
+    w.panel()->setSweep(QStringLiteral("tpb"), QStringLiteral("64,128,256,512,1024"));
+    QSignalSpy settled(&w, &app::MainWindow::runSettled);
+    QVERIFY(w.startRun());
+    QVERIFY(settled.wait(240000));
+    QVERIFY(settled.first().at(0).toBool());
+    const app::ReportContent content = w.reportContent();
+    QCOMPARE(content.selection.runs.size(), 5);
+    // A sweep's runs are told apart by their own sweep value.
+    QStringList labels;
+    for (const auto& run : content.selection.runs) labels << run.label;
+    QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), 5);
+    QVERIFY2(labels.last().endsWith(QStringLiteral("tpb=1024")), qPrintable(labels.join(QStringLiteral(", "))));
+
+    const QString path = QDir(dir_).filePath(QStringLiteral("layout.pdf"));
+    QPrinter printer(QPrinter::HighResolution);
+    app::setUpReportPrinter(printer, path, content.title);
+    QCOMPARE(printer.pageLayout().orientation(), QPageLayout::Landscape);
+    const std::unique_ptr<QTextDocument> doc = app::reportDocument(content, &printer);
+    doc->documentLayout()->documentSize();  // lays the whole document out
+    const QStringList bad = cellsBrokenMidWord(*doc);
+    QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QStringLiteral(" | "))));
+    // Nothing is wider than the page: no table or picture runs past the right margin.
+    const double pageWidth = printer.pageLayout().paintRectPixels(printer.resolution()).width();
+    QVERIFY2(doc->documentLayout()->documentSize().width() <= pageWidth + 1,
+             qPrintable(QStringLiteral("%1 > %2").arg(doc->documentLayout()->documentSize().width()).arg(pageWidth)));
+    QString error;
+    QVERIFY2(app::writeReport(content, path, &error), qPrintable(error));
+    checkPdf(path);
   }
 
   void unwritablePathFailsWithAReason() {
@@ -117,8 +276,24 @@ class TstExports : public QObject {
     QVERIFY2(w.exportReport(html, &error), qPrintable(error));
     const QString text = QString::fromUtf8(readAll(html));
     QVERIFY(text.startsWith(QStringLiteral("<!DOCTYPE html>")));
-    for (const char* section : {"<h2>Devices</h2>", "<h2>Configuration</h2>", "<h2>Charts</h2>", "<h2>Results</h2>"})
+    for (const char* section : {"Devices</h2>", "Configuration</h2>", "Timing: Matrix transpose</h2>", "Results</h2>"})
       QVERIFY2(text.contains(QLatin1String(section)), section);
+    // Sections only for what the runs hold: a transpose report has no Clusters or KNN section,
+    // and its footnote is the transpose's own.
+    QVERIFY(!text.contains(QStringLiteral(">Clusters</h2>")));
+    QVERIFY(!text.contains(QStringLiteral(">KNN</h2>")));
+    QVERIFY(text.contains(QStringLiteral("each input element read once and each output element written once")));
+    QVERIFY(!text.contains(QStringLiteral("Campaign's three kernels")));
+    // Each figure is captioned with its run, device and date.
+    const QRegularExpression caption(QStringLiteral("<p class=\"caption\">Figure (\\d+)\\. ([^<]*)</p>"));
+    int captions = 0;
+    for (auto it = caption.globalMatch(text); it.hasNext();) {
+      const QString c = it.next().captured(2);
+      if (!c.contains(QStringLiteral("Run #"))) continue;
+      QVERIFY2(c.contains(QStringLiteral("CPU")) && c.contains(QRegularExpression(QStringLiteral("20\\d\\d-\\d\\d-\\d\\d"))), qPrintable(c));
+      ++captions;
+    }
+    QVERIFY2(captions >= 3, qPrintable(QStringLiteral("%1 captioned run figures").arg(captions)));
     QVERIFY(text.contains(QStringLiteral("transpose 256x256")));
     // Every chart is embedded as a PNG that decodes.
     const QRegularExpression img(QStringLiteral("src=\"data:image/png;base64,([A-Za-z0-9+/=]+)\""));

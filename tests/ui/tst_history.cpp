@@ -6,6 +6,8 @@
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
+#include <QTabWidget>
+#include <QTreeWidget>
 #include <QtTest>
 
 #include "chart_view.h"
@@ -130,6 +132,97 @@ class TstHistory : public QObject {
     QVERIFY(stateOf(w) == before);
     QVERIFY(!w.loadRequestFile(QDir(dir_).filePath(QStringLiteral("truncated.json")), &error));
     QVERIFY(stateOf(w) == before);
+  }
+
+
+  // Issue 14, item 4: a file of several families: a row per run with its own status, every
+  // family charted, and a run's row fills the single-run views.
+  void aMixedFileHasARowPerRun() {
+    ResultsFile file;
+    RunResult t;
+    t.request.family = Family::Transpose;
+    t.request.transpose.width = t.request.transpose.height = 512;
+    t.backend = "cpu";
+    t.device.name = "test CPU";
+    t.createdAt = "2026-11-29T20:07:06Z";
+    for (const char* id : {"copy", "padded"}) {
+      VariantResult v;
+      v.variant = id;
+      v.total = {1.0, 0.9, 1.1, 5, "cpu-steady-clock"};
+      v.gbps = 2.0;
+      t.variants.push_back(v);
+    }
+    RunResult k;
+    k.request.family = Family::KMeans;
+    k.request.clustering.n = 1000;
+    k.request.clustering.k = 4;
+    k.request.clustering.d = 2;
+    k.backend = "cpu";
+    k.device.name = "test CPU";
+    k.createdAt = "2026-11-29T20:07:39Z";
+    k.ok = false;
+    k.message = "1 variant(s) failed to run or to verify";
+    VariantResult good;
+    good.variant = "shared-coalesced";
+    good.total = {3.0, 2.9, 3.1, 5, "cpu-steady-clock"};
+    for (const char* name : {"assign", "update", "score"}) {
+      KernelResult kr;
+      kr.name = name;
+      kr.totalMs = 1.0;
+      good.kernels.push_back(kr);
+    }
+    VariantResult bad;
+    bad.variant = "global-coalesced";
+    bad.ok = false;
+    bad.error = "refused: a test failure";
+    k.variants = {good, bad};
+    file.runs = {t, k};
+    const QString path = kltest::tempPath(QStringLiteral("mixed.json"));
+    writeResultsFile(path.toStdString(), file);
+
+    MainWindow w(kltest::tempPath(QStringLiteral("mixed-history")));
+    QString error;
+    QVERIFY2(w.openPath(path, &error), qPrintable(error));
+    QTreeWidget* tree = w.historyDock()->tree();
+    QTreeWidgetItem* entry = nullptr;
+    for (int i = 0; i < tree->topLevelItemCount(); ++i)
+      if (tree->topLevelItem(i)->childCount() == 2) entry = tree->topLevelItem(i);
+    QVERIFY(entry);
+    QVERIFY2(entry->text(2).contains(QStringLiteral("2 runs")), qPrintable(entry->text(2)));
+    QVERIFY2(entry->foreground(2).color() != QColor(176, 0, 32), "one failing run turns its file red");
+    QVERIFY2(!entry->child(0)->text(2).contains(QStringLiteral("failed")), qPrintable(entry->child(0)->text(2)));
+    QVERIFY(entry->child(0)->foreground(2).color() != QColor(176, 0, 32));
+    QVERIFY2(entry->child(1)->text(2).contains(QStringLiteral("failed")), qPrintable(entry->child(1)->text(2)));
+    QVERIFY(entry->child(1)->toolTip(2).contains(QStringLiteral("a test failure")));
+
+    // Every family can be charted: both in exports, and --chart kernels finds the k-means one.
+    auto* timing = dynamic_cast<TimingPage*>(w.page(QStringLiteral("timing")));
+    QStringList ids;
+    for (const auto& c : timing->charts()) ids << c.id;
+    QVERIFY2(ids.contains(QStringLiteral("transpose-time")) && ids.contains(QStringLiteral("kmeans-time")), qPrintable(ids.join(QLatin1Char(' '))));
+    QVERIFY(w.showChart(QStringLiteral("kernels")));
+    QCOMPARE(timing->family(), Family::KMeans);
+    QCOMPARE(timing->view()->currentChartId(), QStringLiteral("kernels"));
+    QVERIFY(timing->showFamily(Family::Transpose));
+    QCOMPARE(timing->view()->charts().front().id, QStringLiteral("time"));
+
+    // Issue 14, item 2: a window asked for 1200 px keeps it, whatever tab is shown.
+    w.resize(1200, 850);
+    w.show();
+    auto* tabs = w.findChild<QTabWidget*>();
+    QVERIFY(tabs);
+    for (int i = 0; i < tabs->count(); ++i) {
+      tabs->setCurrentIndex(i);
+      QTest::qWait(20);
+      QVERIFY2(w.width() == 1200 && w.minimumSizeHint().width() <= 1200,
+               qPrintable(QStringLiteral("%1: the window is %2 px wide (minimum %3)").arg(tabs->tabText(i)).arg(w.width()).arg(w.minimumSizeHint().width())));
+    }
+
+    // The k-means run's row: it becomes the primary run.
+    tree->setCurrentItem(entry->child(1));
+    QCOMPARE(w.selection().primaryRun()->run().request.family, Family::KMeans);
+    tree->setCurrentItem(entry->child(0));
+    QCOMPARE(w.selection().primaryRun()->run().request.family, Family::Transpose);
   }
 
   void historySurvivesARestart() {

@@ -163,7 +163,7 @@ class TstKnnView : public QObject {
     QCOMPARE(bars, 4);
     QVERIFY(time->yAxis->label().contains("ms"));
     QVERIFY(occ->yAxis->label().contains("per SM"));  // "(CUDA only)" on the CPU
-    QVERIFY(occ->yAxis2->label().contains("kB"));
+    QVERIFY(occ->yAxis2->label().contains("KiB"));
     // Shared memory per block, right axis: global 0, the rest above 0.
     auto* shared = qobject_cast<QCPBars*>(occ->plottable(1));
     QVERIFY(shared);

@@ -48,6 +48,43 @@ class TstRunController : public QObject {
     QCOMPARE(stored.count(), 0);
   }
 
+
+  // Issue 14, item 9: progress moves with the work (repetitions, iterations), never backwards.
+  void progressMovesWithTheWork() {
+    RunCoordinator c(dir_);
+    RunRequest r;
+    r.family = Family::KMeans;
+    r.variants = {"shared-coalesced", "global-interleaved"};
+    r.clustering.n = 20000;
+    r.clustering.k = 8;
+    r.clustering.d = 16;
+    r.clustering.maxIterations = 15;
+    r.clustering.epsilon = 0;
+    r.repetitions = 3;
+    r.warmup = 1;
+    r.backend = BackendChoice::Cpu;
+    QSignalSpy progress(&c, &RunCoordinator::progress);
+    QSignalSpy settled(&c, &RunCoordinator::settled);
+    c.start(r);
+    QVERIFY(settled.wait(240000));
+    QVector<double> fractions;
+    QStringList stages;
+    for (const auto& args : progress) {
+      stages << args.at(0).toString();
+      fractions << args.at(1).toDouble();
+    }
+    QVERIFY2(fractions.size() >= 8, qPrintable(stages.join(QStringLiteral(" | "))));
+    for (int i = 1; i < fractions.size(); ++i)
+      QVERIFY2(fractions[i] >= fractions[i - 1], qPrintable(QStringLiteral("%1 after %2: %3").arg(fractions[i]).arg(fractions[i - 1]).arg(stages[i])));
+    // Within a variant the stage names the repetition and the iteration.
+    QVERIFY2(std::any_of(stages.begin(), stages.end(),
+                         [](const QString& t) { return t.contains(QStringLiteral("repetition")) && t.contains(QStringLiteral("iteration")); }),
+             qPrintable(stages.join(QStringLiteral(" | "))));
+    // Both variants had their share: some report falls in the first half, some in the second.
+    QVERIFY(std::any_of(fractions.begin(), fractions.end(), [](double f) { return f > 0.1 && f < 0.5; }));
+    QVERIFY(std::any_of(fractions.begin(), fractions.end(), [](double f) { return f > 0.55 && f < 1.0; }));
+  }
+
   void aSupersededRunIsDropped() {
     RunCoordinator c(dir_);
     RunRequest slow = kltest::smallTranspose(4096);

@@ -233,6 +233,13 @@ class TstViewPages : public QObject {
     QVERIFY(!page->hint()->isHidden());
     QVERIFY2(page->hint()->text().contains(QStringLiteral("CPU backend")), qPrintable(page->hint()->text()));
     QCOMPARE(page->view()->result().input.threadsPerBlock, 256);
+    // Issue 14, item 8: the Occupancy and Schedule tabs tell one story for one run: the padded
+    // kernel's 33 x 32 tile of floats, and the same resident blocks per SM on the same GPU.
+    QCOMPARE(page->view()->result().input.sharedBytesPerBlock, 33 * 32 * 4);
+    auto* schedule = pageOf<SchedulePage>(w, "schedule");
+    QVERIFY(schedule);
+    QCOMPARE(page->view()->arch(), schedule->archId());
+    QCOMPARE(page->view()->result().activeBlocks, schedule->scheduleView()->model(schedule::Mapping::Cartesian).config.blocksPerSM);
     auto charts = page->charts();
     const auto* threads = chartNamed(charts, QStringLiteral("threads"));
     QVERIFY(threads);
@@ -288,7 +295,13 @@ class TstViewPages : public QObject {
     const auto charts = page->charts();
     const auto* time = chartNamed(charts, QStringLiteral("time"));
     QVERIFY(time);
-    QCOMPARE(time->series.size(), 4);
+    // Four measured variants, and beside this CPU run the H200's four (cross-hatched, dated).
+    QCOMPARE(time->series.size(), 8);
+    for (int i = 4; i < 8; ++i) {
+      QVERIFY(time->series[i].reference);
+      QVERIFY(time->series[i].name.startsWith(QStringLiteral("H200, measured 2026-11-29")));
+    }
+    QVERIFY(time->notes.join(QLatin1Char(' ')).contains(QStringLiteral("CPU backend")));
     for (int i = 0; i < 4; ++i) {
       QCOMPARE(time->series[i].y.front(), run.variants[size_t(i)].total.medianMs);
       QCOMPARE(time->series[i].high.front(), run.variants[size_t(i)].total.maxMs);
@@ -296,7 +309,8 @@ class TstViewPages : public QObject {
     const auto* shared = chartNamed(charts, QStringLiteral("shared-memory"));
     QVERIFY(shared);
     for (int i = 0; i < 4; ++i)
-      QCOMPARE(shared->series[i].y.front(), double(run.variants[size_t(i)].knn->sharedBytesPerBlock) / 1000.0);
+      QCOMPARE(shared->series[i].y.front(), double(run.variants[size_t(i)].knn->sharedBytesPerBlock) / 1024.0);  // KiB
+    QVERIFY(shared->yLabel.contains(QStringLiteral("KiB")));
     QVERIFY(!chartNamed(charts, QStringLiteral("blocks")));  // the CPU knows no blocks per SM
   }
 
@@ -436,8 +450,9 @@ class TstViewPages : public QObject {
     QCOMPARE(gantt->plot(0)->yAxis->range().upper, 15.5);
     gantt->setSmsShown(0);
 
-    // The model on the run's own GPU: its SMs and the padded kernel's 8 resident blocks.
-    QVERIFY(page->setArch(QStringLiteral("run")));
+    // The model on the run's own GPU, chosen when the run came into view (not left on GT200):
+    // its SMs and the padded kernel's 8 resident blocks.
+    QCOMPARE(page->archId(), QStringLiteral("run"));
     const schedule::Model& m = page->scheduleView()->model(schedule::Mapping::Cartesian);
     QCOMPARE(m.config.smCount, 132);
     QCOMPARE(m.config.blocksPerSM, run.variants.front().kernels.front().resources->maxActiveBlocksPerSM);

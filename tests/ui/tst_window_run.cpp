@@ -4,6 +4,8 @@
 // (labels and score) and ends in the Clusters and Timing views, and a family this build lacks
 // fails cleanly without changing anything.
 #include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QtTest>
@@ -218,6 +220,125 @@ class TstWindowRun : public QObject {
     for (int i = 0; i < plot->plottableCount(); ++i)
       if (auto* b = qobject_cast<QCPBars*>(plot->plottable(i)); b && (b->barBelow() || b->barAbove())) ++stacked;
     QVERIFY2(stacked >= 2, "the bars are not stacked");
+  }
+
+  // Issue 14, item 1: the Clusters view keeps its plot across family switches. Run k-means, open
+  // Timing, switch the family to transpose and run (F5), switch back to k-means and run, open
+  // Clusters; then select the earlier k-means run; then, with only the transpose run selected,
+  // choose k-means in the panel: its preview shows.
+  void clustersKeepThePlotAcrossFamilySwitches() {
+    MainWindow w;
+    w.show();
+    RunRequest km;
+    km.family = Family::KMeans;
+    km.variants = {"shared-coalesced"};
+    km.clustering.n = 3000;
+    km.clustering.k = 4;
+    km.clustering.d = 3;
+    km.repetitions = 1;
+    km.warmup = 0;
+    km.backend = BackendChoice::Cpu;
+    w.usePreset(km, false);
+    auto* clusters = dynamic_cast<ClustersPage*>(w.page(QStringLiteral("clusters")));
+    QVERIFY(clusters);
+    QVERIFY(runAndWait(w));
+    const QString firstKmeans = w.selection().primaryRun()->entryId;
+    QVERIFY(w.showView(QStringLiteral("timing")));
+
+    auto* family = w.panel()->findChild<QComboBox*>();  // the first combo box: the kernel family
+    QVERIFY(family);
+    QCOMPARE(family->currentData().toInt(), int(Family::KMeans));
+    family->setCurrentIndex(family->findData(int(Family::Transpose)));
+    QCOMPARE(w.panel()->request().family, Family::Transpose);
+    QTest::keyClick(&w, Qt::Key_F5);  // the shortcut starts the run; wait for it to settle
+    QSignalSpy settled(&w, &MainWindow::runSettled);
+    QVERIFY(settled.wait(120000));
+    QCOMPARE(w.selection().primaryRun()->run().request.family, Family::Transpose);
+    const QString transposeRun = w.selection().primaryRun()->entryId;
+
+    family->setCurrentIndex(family->findData(int(Family::KMeans)));
+    QVERIFY(runAndWait(w));
+    QCOMPARE(w.selection().primaryRun()->run().request.family, Family::KMeans);
+    QVERIFY(w.showView(QStringLiteral("clusters")));
+    clusters->loader()->waitForIdle();
+    QTRY_VERIFY2_WITH_TIMEOUT(!clusters->view()->messageShown(), qPrintable(clusters->view()->messageText()), 30000);
+    QCOMPARE(clusters->view()->labels().size(), size_t(3000));
+
+    // The earlier k-means run, selected in the Runs list.
+    w.selectEntries({firstKmeans}, firstKmeans);
+    clusters->loader()->waitForIdle();
+    QTRY_VERIFY2_WITH_TIMEOUT(!clusters->view()->messageShown(), qPrintable(clusters->view()->messageText()), 30000);
+    QCOMPARE(clusters->view()->labels().size(), size_t(3000));
+
+    // Only the transpose run selected: nothing to show, and it says why...
+    w.selectEntries({transposeRun}, transposeRun);
+    family->setCurrentIndex(family->findData(int(Family::Transpose)));
+    QTRY_VERIFY(clusters->view()->messageShown());
+    // ... until k-means is chosen in the panel: the preview of its points.
+    family->setCurrentIndex(family->findData(int(Family::KMeans)));
+    QTRY_VERIFY2_WITH_TIMEOUT(!clusters->view()->messageShown(), qPrintable(clusters->view()->messageText()), 30000);
+    QVERIFY2(clusters->view()->captionText().contains(QStringLiteral("Preview")), qPrintable(clusters->view()->captionText()));
+  }
+
+
+  // Issue 14, item 7: in the window, the transpose Tile row comes back whole after
+  // KNN -> k-means -> transpose (it came back with zero height).
+  void tileRowComesBackWhole() {
+    MainWindow w;
+    w.resize(1500, 950);
+    w.show();
+    RunRequest knn;
+    knn.family = Family::Knn;
+    w.usePreset(knn, false);
+    auto* family = w.panel()->findChild<QComboBox*>();
+    QComboBox* tile = nullptr;
+    for (QComboBox* c : w.panel()->findChildren<QComboBox*>())
+      if (c->toolTip().startsWith(QStringLiteral("Edge of the square tile"))) tile = c;
+    QVERIFY(family && tile);
+    QTest::qWait(50);
+    for (Family f : {Family::KMeans, Family::Transpose}) {
+      family->setCurrentIndex(family->findData(int(f)));
+      QTest::qWait(100);
+    }
+    QVERIFY(tile->isVisible());
+    QTRY_VERIFY2(tile->height() >= tile->minimumSizeHint().height(),
+                 qPrintable(QStringLiteral("the Tile field is %1 px high").arg(tile->height())));
+  }
+
+
+  // Issue 14, item 9: Cancel shows "Cancelling..." until the run has stopped, then "Cancelled".
+  void cancellingIsShownUntilTheRunStops() {
+    MainWindow w;
+    RunRequest r = kltest::smallTranspose(2048);
+    r.repetitions = 100000;
+    r.measureCeilings = false;
+    w.usePreset(r, false);
+    QSignalSpy progress(w.coordinator(), &RunCoordinator::progress);
+    QSignalSpy settled(&w, &MainWindow::runSettled);
+    QVERIFY(w.startRun());
+    QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 2, 60000);
+    w.cancelRun();
+    QVERIFY2(w.stageText().startsWith(QStringLiteral("Cancelling")), qPrintable(w.stageText()));
+    QVERIFY(settled.wait(60000));
+    QCOMPARE(w.stageText(), QStringLiteral("Cancelled"));
+  }
+
+  // Issue 14, item 7: a bad launch is refused in the window's words, not the CLI's.
+  void launchErrorsNameThePanelsFields() {
+    MainWindow w;
+    RunRequest r;
+    r.family = Family::KMeans;
+    r.clustering.n = 1000;
+    r.launch.threadsPerBlock = 2048;
+    r.backend = BackendChoice::Cpu;
+    w.usePreset(r, false);
+    QSignalSpy settled(&w, &MainWindow::runSettled);
+    QVERIFY(w.startRun());
+    QVERIFY(settled.wait(60000));
+    const QString said = settled.first().at(1).toString();
+    const QString shown = w.banner()->text();
+    QVERIFY2(shown.contains(QStringLiteral("Threads per block 2048")), qPrintable(shown + QStringLiteral(" / ") + said));
+    QVERIFY2(!shown.contains(QStringLiteral("--tpb")), qPrintable(shown));
   }
 
   void unavailableFamilyFailsCleanly() {

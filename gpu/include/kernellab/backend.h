@@ -29,6 +29,19 @@ struct BackendDecision {
 };
 BackendDecision decideBackend(BackendChoice choice);
 
+// What the machine has of an NVIDIA driver, looked at without CUDA.
+struct GpuPresence {
+  bool deviceNodes = false;     // /dev/nvidia* exists (the kernel module is loaded)
+  bool driverLibrary = false;   // libcuda.so.1 loads
+  std::string driverLibraryError;
+};
+GpuPresence probeGpuPresence();
+// The reason CUDA cannot run, naming which case it is: "no NVIDIA driver: ...", "NVIDIA driver
+// too old: ...", "no CUDA device: ...", with CUDA's own error at the end. Versions in CUDA's
+// encoding (13000 = 13.0); driverVersion 0 when unknown.
+std::string explainMissingGpu(const std::string& cudaErrorName, const std::string& cudaErrorText,
+                              const GpuPresence& presence, int driverVersion, int runtimeVersion);
+
 // One line for a status bar: "CUDA: NVIDIA H200, cc 9.0, 132 SMs" or "CPU: <the CUDA error>".
 std::string backendSummary();
 

@@ -26,8 +26,15 @@ struct RunHooks {
   void report(const std::string& stage, double fraction) const {
     if (progress) progress(stage, fraction);
   }
+  // Hooks for one part of the work: its progress 0..1 lands in [begin, end] of this one's, its
+  // stage text after `stage` ("running padded: repetition 3 of 20"). Cancel and live data pass
+  // through. A part reports as it goes, so progress moves with the work and never backwards.
+  RunHooks within(double begin, double end, const std::string& stage) const;
   bool cancelled() const { return cancel && cancel->load(); }
   void throwIfCancelled() const;
+  // Before launch `index` (0-based) of a timed loop of `warmup` + `reps` launches: checks Cancel
+  // and reports "warm-up 1 of 3" or "repetition 4 of 20" with the share of the loop done.
+  void beforeLaunch(int index, int warmup, int reps) const;
 };
 
 // Checks the request against the backend that would run it; throws InputError naming the value

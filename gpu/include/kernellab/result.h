@@ -190,6 +190,10 @@ struct VariantResult {
   double fractionOfCopyKernel = 0;
   std::vector<PhaseTiming> phases;
   std::vector<IterationRecord> iterations;
+  // Which timed repetition `iterations` comes from: "median" (the one whose total kernel time is
+  // the median; the lower middle one of an even count), or empty in results written before this
+  // was kept (then the last timed repetition).
+  std::string iterationsFrom;
   std::optional<ClusteringOutput> clustering;
   std::optional<KnnDetails> knn;
   Verification verification;

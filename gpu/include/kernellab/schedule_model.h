@@ -92,6 +92,11 @@ struct Model {
   double meanPartitionsWritten = 0;
 };
 
+// The padded transpose kernel of a request as the occupancy model sees it: its threads per block,
+// `registersPerThread` (0 = not known, not limiting) and its tile of tile x (tile + 1) floats of
+// shared memory. The schedule model and the Occupancy view both take it, so they agree.
+occupancy::Input transposeOccupancyInput(const RunRequest& request, int registersPerThread);
+
 // The configuration of a transpose request on an architecture: the grid of tiles (a partial edge
 // tile counts as a whole one), SMs from the architecture, resident blocks from the occupancy
 // model for the padded kernel (threads per block, tile*(tile+1) floats of shared memory and

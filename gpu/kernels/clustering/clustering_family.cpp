@@ -314,6 +314,7 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
   std::vector<double> repCheckMs;  // k-means, fixed-point rule: reading labels back per repetition
   std::vector<int> launches(nk, 0);
   std::vector<IterationRecord> records;
+  std::vector<std::vector<IterationRecord>> timedRecords;  // per timed repetition
   std::vector<std::optional<ResourceUsage>> resources;
   ClusteringOutput out;
   std::vector<double> scores;
@@ -335,8 +336,18 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
     }
     resources = backend.resources();
     const int runs = r.warmup + r.repetitions;
+    // Progress moves with every iteration (center) of every repetition; verification against
+    // the CPU reference takes the last share.
+    const double shares = runs + (r.verify ? 1.0 : 0.0);
+    auto progress = [&](int rep, int step, int steps) {
+      const std::string what = (rep < r.warmup ? "warm-up " + std::to_string(rep + 1) + " of " + std::to_string(r.warmup)
+                                               : "repetition " + std::to_string(rep - r.warmup + 1) + " of " + std::to_string(r.repetitions)) +
+                               (steps > 1 ? (fam == Family::KCenters ? ", center " : ", iteration ") + std::to_string(step + 1) : std::string());
+      ctx.hooks.report(what, (rep + double(step) / std::max(1, steps)) / shares);
+    };
     for (int rep = 0; rep < runs; ++rep) {
       ctx.hooks.throwIfCancelled();
+      progress(rep, 0, 1);
       // Live data from the first run; every run computes the same result.
       const bool live = rep == 0 && static_cast<bool>(ctx.hooks.iteration);
       const bool liveLabels = live && r.clustering.keepLabels;
@@ -383,6 +394,7 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
         radii.clear();
         for (int j = 0; j < k; ++j) {
           ctx.hooks.throwIfCancelled();
+          progress(rep, j, k);
           const KCentersStep step = backend.kcentersStep(j, k);
           IterationRecord rec;
           rec.iteration = j + 1;
@@ -413,6 +425,7 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
         double checkMs = 0;
         for (int it = 0; it < r.clustering.maxIterations; ++it) {
           ctx.hooks.throwIfCancelled();
+          progress(rep, it, r.clustering.maxIterations);
           const KMeansStep step = backend.kmeansStep(it);
           double score = 0;
           for (double c : step.clusterScore) score += c;
@@ -453,9 +466,18 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
           total += kernelTotal[q];
         }
         repTotal.push_back(total);
-        records = std::move(recs);
+        timedRecords.push_back(std::move(recs));
         launches = repLaunches;
       }
+    }
+    // The iterations reported are those of the median repetition (by total kernel time; the
+    // lower middle one of an even count), so their sum is the median the charts show.
+    if (!repTotal.empty()) {
+      std::vector<size_t> order(repTotal.size());
+      for (size_t q = 0; q < order.size(); ++q) order[q] = q;
+      std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return repTotal[a] < repTotal[b]; });
+      records = std::move(timedRecords[order[(order.size() - 1) / 2]]);
+      vr.iterationsFrom = "median";
     }
     copyBackMs += backend.downloadLabels(out.labels);
     if (fam == Family::KCenters)
@@ -493,6 +515,7 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
     }
 
     if (r.verify) {
+      ctx.hooks.report("verifying against the CPU reference", double(runs) / shares);
       if (fam == Family::KCenters) {
         const std::string key =
             datasetKey(r) + "|kcenters:" + std::to_string(k) + ":" + std::to_string(ctx.first);
@@ -621,14 +644,13 @@ RunResult runClustering(const RunRequest& r, const BackendDecision& d, const Run
 #endif
   if (!backend) backend = makeCpuBackend(s, r.clustering.k);
 
-  if (r.measureCeilings) {
-    hooks.report("measuring the copy ceiling", 0.04);
-    res.ceilings.push_back(backend->copyCeiling(r.warmup, r.repetitions, hooks));
-  }
+  if (r.measureCeilings)
+    res.ceilings.push_back(backend->copyCeiling(r.warmup, r.repetitions, hooks.within(0.04, 0.05, "measuring the copy ceiling")));
 
-  RunContext ctx{r, d, hooks, s, *backend, init.get(), first};
   for (size_t i = 0; i < list.size(); ++i) {
-    hooks.report("running " + list[i].id, 0.05 + 0.95 * double(i) / double(list.size()));
+    const RunHooks part = hooks.within(0.05 + 0.95 * double(i) / double(list.size()),
+                                       0.05 + 0.95 * double(i + 1) / double(list.size()), "running " + list[i].id);
+    const RunContext ctx{r, d, part, s, *backend, init.get(), first};
     VariantResult vr = runVariant(ctx, list[i]);
     if (!vr.ok || (vr.verification.performed && !vr.verification.passed)) res.ok = false;
     if (!res.ceilings.empty() && res.ceilings.front().gbps > 0)

@@ -43,11 +43,11 @@ class CpuBackend final : public Backend {
     out_.reset(g.pixels, g.k);
     try {
       for (int i = 0; i < warmup; ++i) {
-        hooks.throwIfCancelled();
+        hooks.beforeLaunch(i, warmup, reps);
         executeOnCpu(v, g, img_, out_);
       }
       for (int i = 0; i < reps; ++i) {
-        hooks.throwIfCancelled();
+        hooks.beforeLaunch(warmup + i, warmup, reps);
         const auto t0 = std::chrono::steady_clock::now();
         executeOnCpu(v, g, img_, out_);
         t.samplesMs.push_back(msSince(t0));

@@ -101,7 +101,11 @@ RunResult runKnn(const RunRequest& r, const BackendDecision& d, const RunHooks& 
     const Variant v = list[i];
     const VariantInfo& vi = info(v);
     const WindowShape window = windowOf(v);
-    hooks.report(std::string("running ") + vi.id, 0.1 + 0.9 * double(i) / double(list.size()));
+    // Each variant's share: its timed launches, then (when verifying) its check.
+    const double begin = 0.1 + 0.9 * double(i) / double(list.size());
+    const double end = 0.1 + 0.9 * double(i + 1) / double(list.size());
+    const RunHooks part = hooks.within(begin, begin + (end - begin) * (r.verify ? 0.9 : 1.0), "running " + std::string(vi.id));
+    part.report("", 0.0);
     const Geometry g = makeGeometry(shape, r, v, d.device.maxThreadsPerBlock);
 
     VariantResult vr;
@@ -112,7 +116,7 @@ RunResult runKnn(const RunRequest& r, const BackendDecision& d, const RunHooks& 
     det.sharedOptIn = sharedBytes(g) > kDefaultSharedBytes;
     det.candidatesPerPixel = candidatesPerPixel(g, window);
 
-    TimedVariant tv = backend->run(v, g, r.warmup, r.repetitions, hooks);
+    TimedVariant tv = backend->run(v, g, r.warmup, r.repetitions, part);
     if (!tv.error.empty()) {
       vr.ok = false;
       vr.error = tv.error;
@@ -169,7 +173,7 @@ RunResult runKnn(const RunRequest& r, const BackendDecision& d, const RunHooks& 
       det.referenceSampled = sampled;
       if (sampled) {
         // The other rows: every list must at least be a valid, exactly computed, sorted answer.
-        hooks.report(std::string("checking every list of ") + vi.id, 0.1 + 0.9 * (i + 0.9) / list.size());
+        hooks.report(std::string("checking every list of ") + vi.id, begin + (end - begin) * 0.9);
         std::string first;
         const uint64_t bad = checkConsistency(img, g, window, out, first);
         if (bad > 0) {

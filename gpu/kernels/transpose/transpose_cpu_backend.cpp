@@ -27,11 +27,11 @@ class CpuBackend final : public Backend {
     t.clock = "cpu-steady-clock";
     std::fill(out_.begin(), out_.end(), std::numeric_limits<float>::quiet_NaN());
     for (int i = 0; i < warmup; ++i) {
-      hooks.throwIfCancelled();
+      hooks.beforeLaunch(i, warmup, reps);
       executeOnCpu(v, g, in_, out_.data());
     }
     for (int i = 0; i < reps; ++i) {
-      hooks.throwIfCancelled();
+      hooks.beforeLaunch(warmup + i, warmup, reps);
       const auto t0 = std::chrono::steady_clock::now();
       executeOnCpu(v, g, in_, out_.data());
       t.samplesMs.push_back(msSince(t0));

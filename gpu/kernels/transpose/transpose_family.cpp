@@ -59,8 +59,7 @@ RunResult runTranspose(const RunRequest& r, const BackendDecision& d, const RunH
   if (!backend) backend = makeCpuBackend(in.data(), w, h);
 
   if (r.measureCeilings) {
-    hooks.report("measuring the copy ceiling", 0.05);
-    res.ceilings.push_back(backend->copyCeiling(r.warmup, r.repetitions, hooks));
+    res.ceilings.push_back(backend->copyCeiling(r.warmup, r.repetitions, hooks.within(0.05, 0.1, "measuring the copy ceiling")));
   }
 
   std::vector<float> out(r.verify ? static_cast<size_t>(count) : 0);
@@ -68,13 +67,15 @@ RunResult runTranspose(const RunRequest& r, const BackendDecision& d, const RunH
   for (size_t i = 0; i < list.size(); ++i) {
     const Variant v = list[i];
     const VariantInfo& vi = info(v);
-    hooks.report(std::string("running ") + vi.id, 0.1 + 0.9 * double(i) / double(list.size()));
+    const RunHooks part = hooks.within(0.1 + 0.9 * double(i) / double(list.size()),
+                                       0.1 + 0.9 * double(i + 1) / double(list.size()), "running " + std::string(vi.id));
+    part.report("", 0.0);
     const Geometry g = makeGeometry(r, v, d.device.maxThreadsPerBlock);
 
     VariantResult vr;
     vr.variant = vi.id;
     if (v == Variant::Best) vr.strategy = toString(g.strategy);
-    TimedVariant tv = backend->run(v, g, r.warmup, r.repetitions, r.recordSchedule, hooks);
+    TimedVariant tv = backend->run(v, g, r.warmup, r.repetitions, r.recordSchedule, part);
     if (!tv.error.empty()) {
       vr.ok = false;
       vr.error = tv.error;

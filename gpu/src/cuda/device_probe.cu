@@ -3,6 +3,7 @@
 #include <string>
 
 #include "backend_internal.h"
+#include "kernellab/backend.h"
 #include "cuda/cuda_check.h"
 
 namespace kernellab::detail {
@@ -24,7 +25,10 @@ void probeCuda(BackendStatus& status) {
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {
     status.cudaUsable = false;
-    status.cudaReason = describe(e);
+    int driver = 0;
+    cudaDriverGetVersion(&driver);  // 0 without a driver
+    status.cudaReason = explainMissingGpu(cudaGetErrorName(e), cudaGetErrorString(e), probeGpuPresence(),
+                                          driver, CUDART_VERSION);
     cudaGetLastError();  // clear it: the probe's failure must not leak into later calls
     return;
   }
