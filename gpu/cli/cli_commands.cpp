@@ -5,12 +5,15 @@
 #include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
+#include <limits>
 
+#include "cli_bench_best.h"
 #include "cli_clustering.h"
 #include "cli_models.h"
-#include "cli_bench_best.h"
+#include "cli_numbers.h"
 #include "cli_output.h"
 #include "kernellab/backend.h"
+#include "kernellab/checked_number.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
 #include "kernellab/json_io.h"
@@ -39,14 +42,16 @@ void addExperimentOptions(CLI::App* cmd, CliOptions& o, bool lists) {
   cmd->add_option("--memory", o.memory, "clustering: shared | global | all");
   cmd->add_option("--init", o.init, "kmeans: first | random | kmeans++");
   cmd->add_option("--shape", o.shape, "clustering: seed | blobs (generated data)");
-  cmd->add_option("--noise", o.noise, "clustering blobs: share of uniform noise points, 0..1");
+  addRealOption(cmd, "--noise", o.noise, "clustering blobs: share of uniform noise points, 0..1");
   cmd->add_option("--input", o.input, "clustering: points (.csv or .npy); knn: image (.npy)");
   cmd->add_option("--centers", o.centers, "kmeans: initial centers (.csv or .npy)");
-  cmd->add_option("--max-iter", o.maxIter, "kmeans: iteration limit");
-  cmd->add_option("--epsilon", o.epsilon, "kmeans: stop when the score changes less than this (relative)");
-  cmd->add_option("--reps", o.reps, "Timed repetitions after warm-up (default 10)");
-  cmd->add_option("--warmup", o.warmup, "Warm-up launches before timing (default 2)");
-  cmd->add_option("--seed", o.seed, "Random seed of the generated data (default 1)");
+  addIntOption(cmd, "--max-iter", o.maxIter, "kmeans: iteration limit");
+  addRealOption(cmd, "--epsilon", o.epsilon,
+                "kmeans: stop when the score changes less than this (relative)");
+  addIntOption(cmd, "--reps", o.reps, "Timed repetitions after warm-up (default 10)");
+  addIntOption(cmd, "--warmup", o.warmup, "Warm-up launches before timing (default 2)");
+  addSeedOption(cmd, "--seed", o.seed,
+                "Random seed of the generated data, 0..18446744073709551615 (default 1)");
   cmd->add_option("--backend", o.backend, "auto | cpu | cuda (default auto)");
   cmd->add_flag("--no-verify", o.noVerify, "Skip the comparison with the CPU reference");
   cmd->add_flag("--record-schedule", o.recordSchedule,
@@ -57,6 +62,9 @@ void addExperimentOptions(CLI::App* cmd, CliOptions& o, bool lists) {
 }
 
 namespace {
+
+// Values stored in an int: larger ones are refused with this limit rather than wrapped.
+constexpr int64_t kIntMax = std::numeric_limits<int>::max();
 
 // One value for `run`; sweep axes are taken out of the base request separately.
 std::string single(const std::string& text, const std::string& option, bool lists) {
@@ -89,10 +97,13 @@ RunRequest buildRequest(const CliOptions& o, bool lists) {
     r.transpose.width = w;
     r.transpose.height = h;
   }
-  if (!o.tile.empty()) r.launch.tile = static_cast<int>(parseInteger(single(o.tile, "--tile", lists), "--tile"));
-  if (!o.tpb.empty()) r.launch.threadsPerBlock = static_cast<int>(parseInteger(single(o.tpb, "--tpb", lists), "--tpb"));
+  if (!o.tile.empty())
+    r.launch.tile = parseIntegerAs<int>(single(o.tile, "--tile", lists), "--tile");
+  if (!o.tpb.empty())
+    r.launch.threadsPerBlock = parseIntegerAs<int>(single(o.tpb, "--tpb", lists), "--tpb");
   if (!o.rowsPerThread.empty()) {
-    const int rows = static_cast<int>(parseInteger(single(o.rowsPerThread, "--rows-per-thread", lists), "--rows-per-thread"));
+    const int rows = parseIntegerAs<int>(single(o.rowsPerThread, "--rows-per-thread", lists),
+                                         "--rows-per-thread");
     if (rows < 1 || rows > r.launch.tile || r.launch.tile % rows != 0)
       throw InputError("--rows-per-thread " + std::to_string(rows) + " must divide the tile " +
                        std::to_string(r.launch.tile) + " (1.." + std::to_string(r.launch.tile) + ")");
@@ -106,20 +117,21 @@ RunRequest buildRequest(const CliOptions& o, bool lists) {
   }
   if (!o.n.empty()) r.clustering.n = parseInteger(single(o.n, "--n", lists), "--n");
   if (!o.k.empty()) {
-    const int k = static_cast<int>(parseInteger(single(o.k, "--k", lists), "--k"));
+    const int k = parseIntegerAs<int>(single(o.k, "--k", lists), "--k");
     r.clustering.k = k;
     r.knn.k = k;
   }
-  if (!o.d.empty()) r.clustering.d = static_cast<int>(parseInteger(single(o.d, "--d", lists), "--d"));
+  if (!o.d.empty()) r.clustering.d = parseIntegerAs<int>(single(o.d, "--d", lists), "--d");
   if (!o.image.empty()) {
-    const auto dims = parseDims(single(o.image, "--image", lists), "--image");
+    const auto dims = parseDims(single(o.image, "--image", lists), "--image", kIntMax);
     r.knn.rows = static_cast<int>(dims[0]);
     r.knn.cols = static_cast<int>(dims[1]);
     r.knn.components = dims.size() > 2 ? static_cast<int>(dims[2]) : 1;
   }
-  if (!o.window.empty()) r.knn.window = static_cast<int>(parseInteger(single(o.window, "--window", lists), "--window"));
+  if (!o.window.empty())
+    r.knn.window = parseIntegerAs<int>(single(o.window, "--window", lists), "--window");
   if (!o.block.empty()) {
-    const auto [bx, by] = parseSize(single(o.block, "--block", lists), "--block");
+    const auto [bx, by] = parseSize(single(o.block, "--block", lists), "--block", kIntMax);
     if (bx < 1 || by < 1 || bx > 1024 || by > 1024)
       throw InputError("--block " + o.block + ": each side must be 1..1024 threads");
     if (!o.tpb.empty() && splitList(o.tpb).size() == 1 && r.launch.threadsPerBlock != bx * by)
@@ -148,9 +160,9 @@ RunRequest buildRequest(const CliOptions& o, bool lists) {
     r.clustering.centersPath = o.centers;
     r.clustering.init = InitMethod::Given;
   }
-  if (o.maxIter >= 0) r.clustering.maxIterations = o.maxIter;
-  if (o.epsilon >= 0) r.clustering.epsilon = o.epsilon;
-  if (o.noise >= 0) r.clustering.noiseFraction = o.noise;
+  if (o.maxIter) r.clustering.maxIterations = *o.maxIter;
+  if (o.epsilon) r.clustering.epsilon = *o.epsilon;
+  if (o.noise) r.clustering.noiseFraction = *o.noise;
   // Clustering switches pick variants "<memory>-<layout>"; "all" on either axis takes both.
   if ((r.family == Family::KMeans || r.family == Family::KCenters) &&
       (!o.layout.empty() || !o.memory.empty())) {
@@ -167,9 +179,9 @@ RunRequest buildRequest(const CliOptions& o, bool lists) {
     for (const auto& m : memories)
       for (const auto& l : layouts) r.variants.push_back(m + "-" + l);
   }
-  if (o.reps >= 0) r.repetitions = o.reps;
-  if (o.warmup >= 0) r.warmup = o.warmup;
-  if (o.seed >= 0) r.seed = static_cast<uint64_t>(o.seed);
+  if (o.reps) r.repetitions = *o.reps;
+  if (o.warmup) r.warmup = *o.warmup;
+  if (o.seed) r.seed = *o.seed;
   auto b = backendFromString(o.backend);
   if (!b) throw InputError("--backend " + o.backend + " is unknown (auto, cpu, cuda)");
   r.backend = *b;
@@ -262,7 +274,7 @@ int cmdDevices(const CliOptions& o) {
 int cmdRun(const CliOptions& o) {
   RunRequest r;
   try {
-    r = o.requestPath.empty() ? buildRequest(o, false) : readRequestFile(o.requestPath);
+      r = o.requestPath.empty() ? buildRequest(o, false) : readRequestFile(o.requestPath);
     validateRequest(r);
   } catch (const InputError& e) {
     if (o.stream) emitEvent({{"event", "error"}, {"input_error", true}, {"message", e.what()}});
@@ -295,6 +307,10 @@ int cmdSweep(const CliOptions& o) {
   const RunRequest base = buildRequest(o, true);
   const std::vector<SweepAxis> axes = sweepAxes(o);
   if (axes.empty()) throw InputError("sweep needs at least one comma list, e.g. --tpb 64,128,256");
+  // Every value must at least be a number of its option before anything runs (a value a
+  // validator refuses, such as --tpb 2048, is a skipped point of the sweep instead).
+  for (const auto& axis : axes)
+    for (const auto& value : axis.values) applySweepValue(base, axis.name, value);
   const ResultsFile file = runSweep(base, axes, stderrProgress(true));
   bool ok = true;
   for (const auto& run : file.runs) {
@@ -386,7 +402,7 @@ bool benchKnn(const CliOptions& o, BackendChoice backend, ResultsFile& file) {
     RunRequest r;
     r.family = Family::Knn;
     r.variants = {"all"};
-    const auto dims = parseDims(image, "--sizes");
+    const auto dims = parseDims(image, "--sizes", kIntMax);
     r.knn.rows = static_cast<int>(dims[0]);
     r.knn.cols = static_cast<int>(dims[1]);
     r.knn.components = dims.size() > 2 ? static_cast<int>(dims[2]) : 1;
@@ -395,7 +411,7 @@ bool benchKnn(const CliOptions& o, BackendChoice backend, ResultsFile& file) {
     r.launch.threadsPerBlock = 256;
     const bool large = static_cast<double>(r.knn.rows) * r.knn.cols > 4e6;
     r.warmup = 1;
-    r.repetitions = o.reps > 0 ? o.reps : (large ? 3 : 20);
+    r.repetitions = o.reps ? *o.reps : (large ? 3 : 20);
     r.backend = backend;
     try {
       validateRequest(r);
@@ -487,7 +503,7 @@ int cmdBench(const CliOptions& o) {
       r.launch.tile = 32;
       r.launch.threadsPerBlock = 256;
       r.warmup = 3;
-      r.repetitions = o.reps > 0 ? o.reps : 20;
+      r.repetitions = o.reps.value_or(20);
       r.backend = *b;
       validateRequest(r);
       const RunResult run = runExperiment(r, stderrProgress(true));
