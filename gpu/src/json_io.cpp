@@ -5,11 +5,11 @@
 
 #include <fstream>
 #include <limits>
-#include <sstream>
 #include <type_traits>
 
 #include "kernellab/checked_number.h"
 #include "kernellab/errors.h"
+#include "kernellab/input_file.h"
 #include "kernellab/input_text.h"
 
 namespace kernellab {
@@ -558,12 +558,12 @@ ResultsFile parseResultsFile(const std::string& text) {
 }
 
 namespace {
+// A JSON file in memory becomes a DOM of ~16-byte values (a number is a few bytes of text), then
+// the structures: about this many times its size while it is parsed.
+constexpr double kJsonWorkFactor = 12.0;
+constexpr uint64_t kMaxJsonBytes = uint64_t(4) << 30;  // 4 GiB: far above any run we write
 std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot open '" + path + "' for reading");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return readTextFile(path, kJsonWorkFactor, kMaxJsonBytes);
 }
 void spill(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);

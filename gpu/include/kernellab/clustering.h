@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -50,6 +51,9 @@ const std::vector<std::string>& kernelNames(Family family, const VariantInfo& v)
 
 // ---- points -------------------------------------------------------------------------------------
 
+// The most points a run takes: point indices are 32-bit in the kernels.
+inline constexpr int64_t kMaxPoints = 2147483646;
+
 struct PointSet {
   int64_t n = 0;
   int d = 0;
@@ -74,9 +78,24 @@ PointSet generateBlobs(int64_t n, int k, int d, double radius, double noiseFract
 
 // .csv (header optional; comma, semicolon, tab or space separated) or .npy (float32/float64,
 // C order, shape (N, D) or (N,)). Throws InputError naming the file, line and field (CSV) or the
-// header field (.npy): malformed numbers, NaN/Inf, values beyond float32, ragged rows, no points,
-// D = 0, wrong dtype, Fortran order, truncated data.
+// header field (.npy): not a regular file (directory, FIFO, device), not UTF-8 text, more data
+// than the memory available, malformed numbers, NaN/Inf, values beyond float32, ragged rows, no
+// points, D = 0, wrong dtype, Fortran order, truncated data. docs/input-files.md lists them.
 PointSet loadPoints(const std::string& path);
+// The same parsers on bytes already in memory (fuzz targets, tests); `source` names them.
+PointSet parsePointsCsv(std::string_view text, const std::string& source);
+PointSet parsePointsNpy(std::string_view bytes, const std::string& source);
+
+// A points file's size before its data is read: exact from a .npy header; for a CSV, D from the
+// first data line and N estimated from the bytes per line of the first megabyte (exact when the
+// file is smaller). Refuses what loadPoints refuses about the file itself.
+struct PointsFileShape {
+  int64_t n = 0;
+  int d = 0;
+  bool exact = false;
+  uint64_t fileBytes = 0;
+};
+PointsFileShape peekPointsShape(const std::string& path);
 
 // Given initial centers: a K x D points file; throws InputError when its shape is not K x D.
 std::vector<float> loadCenters(const std::string& path, int k, int d);

@@ -23,8 +23,6 @@ using namespace kernellab::clustering;
 
 namespace {
 
-constexpr int64_t kMaxPoints = 2147483646;  // point indices are 32-bit in the kernels
-
 // ---- caches: the same dataset, initial centers and references serve every variant of a run and
 // every run of a sweep or bench over the same data (a reference at N = 1e6, D = 200 costs seconds).
 
