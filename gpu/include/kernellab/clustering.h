@@ -188,8 +188,36 @@ double squaredDistance(const PointSet& s, int64_t i, const float* center);
 // rounding may order either way.
 double tieTolerance(int d);
 
-// k-means inertia and per-iteration scores must match the reference to this relative error.
+// k-means inertia and per-iteration scores must match the reference to this relative error, at
+// least (scoreTolerance grows it with D and N).
 inline constexpr double kInertiaTolerance = 1e-5;
+
+// Relative tolerance of a k-means score (the sum over N points of float32 squared distances of D
+// terms, accumulated in double) against the same sum in double: each distance carries at most
+// (D + 2) u of relative error (u = 2^-24: the difference, the square and D - 1 additions, all
+// terms >= 0), the double sum over N points at most N 2^-53; never below kInertiaTolerance.
+double scoreTolerance(int64_t n, int d);
+
+// ---- coordinate range -----------------------------------------------------------------------
+// The kernels compute squared distances in float32. A coordinate above maxCoordinate(D) can make
+// one overflow (D (2|x|)^2 > FLT_MAX / 2), and points that all lie within minSpan() of each other
+// have squared differences in float32's subnormal range, where precision is lost: both are
+// refused with the value and the limit (docs/input-files.md), never left to fail verification.
+double maxCoordinate(int d);
+// The most dimensions a run takes: beyond 2^20 the float32 error bound of one distance,
+// 4 (D + 2) 2^-24 (tieTolerance), passes 25 %, and verification could no longer tell a wrong
+// label from rounding.
+inline constexpr int kMaxDimensions = 1 << 20;
+double minSpan();
+struct CoordinateRange {
+  double maxAbs = 0;     // largest |coordinate|
+  double spanBound = 0;  // an upper bound of the largest per-coordinate span (2x the largest
+                         // difference from the first point)
+};
+CoordinateRange coordinateRange(const float* values, int64_t n, int d);
+// Throws InputError naming `what` (the file or the generator), the value and the limit.
+void checkCoordinateRange(const PointSet& s, const std::vector<float>& centers,
+                          const std::string& what);
 
 // Checks every point: its label and squared distance against the reference along the run's
 // center sequence, and that sequence itself (each center the farthest point, or a near tie).
