@@ -12,6 +12,7 @@
 #include "cli_models.h"
 #include "cli_numbers.h"
 #include "cli_output.h"
+#include "kernellab/atomic_file.h"
 #include "kernellab/backend.h"
 #include "kernellab/checked_number.h"
 #include "kernellab/errors.h"
@@ -212,6 +213,14 @@ std::vector<SweepAxis> sweepAxes(const CliOptions& o) {
   return axes;
 }
 
+// Before any work: every output path this command will write can be written. An unwritable
+// path found after an hour-long sweep loses the sweep.
+void checkOutputs(const CliOptions& o) {
+  if (!o.jsonPath.empty()) checkWritable(o.jsonPath, "--json");
+  if (!o.csvPath.empty()) checkWritable(o.csvPath, "--csv");
+  if (!o.labelsPath.empty()) checkWritable(o.labelsPath, "--labels");
+}
+
 void writeOutputs(const CliOptions& o, const ResultsFile& file) {
   if (!o.jsonPath.empty()) writeResultsFile(o.jsonPath, file);
   if (!o.csvPath.empty()) writeCsv(o.csvPath, file);
@@ -229,9 +238,10 @@ RunHooks stderrProgress(bool enabled) {
 void writeLabels(const std::string& path, const RunResult& run) {
   for (const auto& v : run.variants) {
     if (v.clustering && !v.clustering->labels.empty()) {
-      std::ofstream out(path, std::ios::trunc);
-      if (!out) throw InputError("cannot open '" + path + "' for writing");
-      for (int32_t l : v.clustering->labels) out << l << "\n";
+      std::string text;
+      text.reserve(v.clustering->labels.size() * 3);
+      for (int32_t l : v.clustering->labels) (text += std::to_string(l)) += '\n';
+      writeFileAtomically(path, text);
       return;
     }
   }
@@ -241,6 +251,7 @@ void writeLabels(const std::string& path, const RunResult& run) {
 }  // namespace
 
 int cmdDevices(const CliOptions& o) {
+  checkOutputs(o);
   const BackendStatus s = backendStatus();
   std::cout << "CPU backend: works (" << s.cpu.name << ", " << s.cpu.smCount
             << " hardware threads, " << formatBytes(double(s.cpu.globalMemBytes)) << ")\n";
@@ -263,18 +274,15 @@ int cmdDevices(const CliOptions& o) {
     }
   }
   std::cout << "Runs use: " << backendSummary() << "\n";
-  if (!o.jsonPath.empty()) {
-    std::ofstream out(o.jsonPath, std::ios::trunc);
-    if (!out) throw InputError("cannot open '" + o.jsonPath + "' for writing");
-    out << nlohmann::json(s).dump(2) << "\n";
-  }
+  if (!o.jsonPath.empty()) writeFileAtomically(o.jsonPath, nlohmann::json(s).dump(2) + "\n");
   return 0;
 }
 
 int cmdRun(const CliOptions& o) {
   RunRequest r;
   try {
-      r = o.requestPath.empty() ? buildRequest(o, false) : readRequestFile(o.requestPath);
+    checkOutputs(o);
+    r = o.requestPath.empty() ? buildRequest(o, false) : readRequestFile(o.requestPath);
     validateRequest(r);
   } catch (const InputError& e) {
     if (o.stream) emitEvent({{"event", "error"}, {"input_error", true}, {"message", e.what()}});
@@ -304,6 +312,7 @@ int cmdRun(const CliOptions& o) {
 }
 
 int cmdSweep(const CliOptions& o) {
+  checkOutputs(o);
   const RunRequest base = buildRequest(o, true);
   const std::vector<SweepAxis> axes = sweepAxes(o);
   if (axes.empty()) throw InputError("sweep needs at least one comma list, e.g. --tpb 64,128,256");
@@ -323,6 +332,7 @@ int cmdSweep(const CliOptions& o) {
 }
 
 int cmdVerify(const CliOptions& o) {
+  checkOutputs(o);
   auto b = backendFromString(o.backend);
   if (!b) throw InputError("--backend " + o.backend + " is unknown (auto, cpu, cuda)");
   std::vector<Family> families;
@@ -464,6 +474,7 @@ bool benchKnn(const CliOptions& o, BackendChoice backend, ResultsFile& file) {
 }  // namespace
 
 int cmdBench(const CliOptions& o) {
+  checkOutputs(o);
   auto b = backendFromString(o.backend);
   if (!b) throw InputError("--backend " + o.backend + " is unknown (auto, cpu, cuda)");
   std::vector<std::string> families = o.families;

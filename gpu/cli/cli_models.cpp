@@ -13,6 +13,7 @@
 #include "cli_commands.h"
 #include "cli_numbers.h"
 #include "kernellab/access_model.h"
+#include "kernellab/atomic_file.h"
 #include "kernellab/backend.h"
 #include "kernellab/errors.h"
 #include "kernellab/model_json.h"
@@ -27,9 +28,7 @@ std::string pct(double f, int decimals = 0) { return formatFixed(100.0 * f, deci
 
 void writeJson(const std::string& path, const nlohmann::json& j) {
   if (path.empty()) return;
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) throw InputError("--json " + path + ": cannot open for writing");
-  out << j.dump(2) << "\n";
+  writeFileAtomically(path, j.dump(2) + "\n");  // whole or not at all
 }
 
 occupancy::Input occupancyInput(const ModelOptions& o, int defaultSmem) {
@@ -261,6 +260,7 @@ void addAccessOptions(CLI::App* cmd, ModelOptions& o) {
 }
 
 int cmdOccupancy(const ModelOptions& o) {
+  if (!o.jsonPath.empty()) checkWritable(o.jsonPath, "--json");
   const occupancy::ArchSpec arch = resolveArch(o.arch);
   const occupancy::Input in = occupancyInput(o, 0);
   const occupancy::Result r = occupancy::calculate(arch, in);
@@ -273,6 +273,7 @@ int cmdOccupancy(const ModelOptions& o) {
 }
 
 int cmdSchedule(const ModelOptions& o) {
+  if (!o.jsonPath.empty()) checkWritable(o.jsonPath, "--json");
   const auto [gx, gy] = parseSize(o.grid, "--grid");
   if (gx > 65535 || gy > 65535)
     throw InputError("--grid " + o.grid + ": each side is at most 65535 blocks");
@@ -336,6 +337,7 @@ int cmdSchedule(const ModelOptions& o) {
 }
 
 int cmdAccess(const ModelOptions& o) {
+  if (!o.jsonPath.empty()) checkWritable(o.jsonPath, "--json");
   if (!familyFromString(o.family))
     throw InputError("--family " + o.family + " is unknown (transpose, kmeans, kcenters, knn)");
   // The problem and launch are parsed as `kernellab-cli run` parses them.

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli_clustering.h"
+#include "kernellab/atomic_file.h"
 #include "kernellab/errors.h"
 #include "kernellab/text.h"
 
@@ -106,8 +107,7 @@ void printRunTable(std::ostream& out, const RunResult& run) {
 }
 
 void writeCsv(const std::string& path, const ResultsFile& file) {
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) throw InputError("cannot open '" + path + "' for writing");
+  std::ostringstream out;  // written whole or not at all (atomic_file.h)
   out << "family,backend,device,width,height,n,k,d,tile,threads_per_block,variant,kernel,"
          "median_ms,min_ms,max_ms,samples,gbps,fraction_of_memcpy,fraction_of_copy_kernel,"
          "registers,shared_bytes,blocks_per_sm,verified,mismatches,error\n";
@@ -143,7 +143,7 @@ void writeCsv(const std::string& path, const ResultsFile& file) {
         out << prefix() << v.variant << ",,,,,,,,,,,,," << csvEscape(v.error) << "\n";
     }
   }
-  if (!out) throw InputError("failed writing '" + path + "'");
+  writeFileAtomically(path, out.str());
 }
 
 void emitEvent(const nlohmann::json& event) {

@@ -3,10 +3,10 @@
 // files) and refuse files whose schema_version is newer than this build.
 #include "kernellab/json_io.h"
 
-#include <fstream>
 #include <limits>
 #include <type_traits>
 
+#include "kernellab/atomic_file.h"
 #include "kernellab/checked_number.h"
 #include "kernellab/errors.h"
 #include "kernellab/input_file.h"
@@ -565,12 +565,8 @@ constexpr uint64_t kMaxJsonBytes = uint64_t(4) << 30;  // 4 GiB: far above any r
 std::string slurp(const std::string& path) {
   return readTextFile(path, kJsonWorkFactor, kMaxJsonBytes);
 }
-void spill(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError("cannot open '" + path + "' for writing");
-  out << text;
-  if (!out) throw InputError("failed writing '" + path + "'");
-}
+// Written whole or not at all (atomic_file.h).
+void spill(const std::string& path, const std::string& text) { writeFileAtomically(path, text); }
 }  // namespace
 
 ResultsFile readResultsFile(const std::string& path) {
