@@ -11,6 +11,7 @@
 #include "kernellab/errors.h"
 #include "kernellab/input_file.h"
 #include "kernellab/input_text.h"
+#include "kernellab/results_validation.h"
 
 namespace kernellab {
 
@@ -554,6 +555,8 @@ ResultsFile parseResultsFile(const std::string& text) {
   } catch (const json::exception& e) {
     throw InputError(std::string("results file: ") + excerpt(e.what(), 240));
   }
+  // Every index and size is range-checked before anything uses it (results_validation.h).
+  validateResultsFile(file);
   return file;
 }
 
