@@ -3,6 +3,7 @@
 # Every suite is a Qt Test executable. Labels say what a suite needs:
 #   model: nothing;  cli: the kernellab-cli binary;  gpu: a working CUDA device (skips otherwise);
 #   ui: Qt widgets on the offscreen platform;  gl: OpenGL (run under xvfb-run; skips otherwise).
+#   loaders: covers the file loaders and parsers (also run under ASan/UBSan: scripts/sanitize.sh).
 # QSKIP alone reports Passed, so gpu and gl suites map "SKIP   :" to CTest's Skipped.
 function(kl_add_test name)
   cmake_parse_arguments(T "" "" "LABELS;SOURCES;LIBS" ${ARGN})
@@ -27,5 +28,12 @@ function(kl_add_test name)
   endif()
   if("cli" IN_LIST T_LABELS)
     add_dependencies(${name} kernellab-cli)
+  endif()
+  # The loaders' suites, built alone by scripts/sanitize.sh.
+  if("loaders" IN_LIST T_LABELS)
+    if(NOT TARGET kl_loader_tests)
+      add_custom_target(kl_loader_tests)
+    endif()
+    add_dependencies(kl_loader_tests ${name})
   endif()
 endfunction()

@@ -63,7 +63,7 @@ bool benchBest(const CliOptions& o, BackendChoice backend, ResultsFile& file) {
   if (!d.useCuda)
     throw InputError("bench best measures the GPU engines against GPU ceilings; CUDA is not usable here (" +
                      d.note + ")");
-  const int reps = o.reps > 0 ? o.reps : 5;
+  const int reps = o.reps.value_or(5);
   std::vector<int64_t> sizes = {1000000, 10000000};
   if (!o.n.empty()) {
     sizes.clear();

@@ -87,7 +87,7 @@ bool benchTranspose(const CliOptions& o, BackendChoice backend, ResultsFile& fil
     r.warmup = 3;
     // Small matrices take microseconds: more repetitions for a stable median.
     const bool small = 4.0 * double(w) * double(h) < 64e6;
-    r.repetitions = o.reps > 0 ? o.reps : (small ? 100 : 20);
+    r.repetitions = o.reps ? *o.reps : (small ? 100 : 20);
     r.backend = backend;
     validateRequest(r);
     const RunResult run = runExperiment(r, progressToStderr());

@@ -9,6 +9,7 @@
 
 #include "cli_output.h"
 #include "kernellab/backend.h"
+#include "kernellab/checked_number.h"
 #include "kernellab/clustering.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
@@ -132,16 +133,15 @@ void printClusteringSpeedups(std::ostream& out, const RunResult& run) {
 bool benchClustering(const CliOptions& o, BackendChoice backend, const std::string& part,
                      ResultsFile& file) {
   const int64_t n = o.n.empty() ? 1000000 : parseInteger(o.n, "--n");
-  const int k = o.k.empty() ? 100 : static_cast<int>(parseInteger(o.k, "--k"));
-  const int d = o.d.empty() ? 200 : static_cast<int>(parseInteger(o.d, "--d"));
+  const int k = o.k.empty() ? 100 : parseIntegerAs<int>(o.k, "--k");
+  const int d = o.d.empty() ? 200 : parseIntegerAs<int>(o.d, "--d");
   std::vector<int> tpbs;
   if (o.tpb.empty())
     tpbs = {64, 128, 256, 512, 1024};
   else
-    for (const auto& t : splitList(o.tpb))
-      tpbs.push_back(static_cast<int>(parseInteger(t, "--tpb")));
-  const int reps = o.reps > 0 ? o.reps : 3;
-  const int maxIter = o.maxIter > 0 ? o.maxIter : 10;
+    for (const auto& t : splitList(o.tpb)) tpbs.push_back(parseIntegerAs<int>(t, "--tpb"));
+  const int reps = o.reps.value_or(3);
+  const int maxIter = o.maxIter.value_or(10);
   const bool seedWorkload = n == 1000000 && k == 100 && d == 200;
   if (!decideBackend(backend).useCuda && seedWorkload && o.n.empty())
     throw InputError("bench " + part +

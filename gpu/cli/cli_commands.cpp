@@ -6,13 +6,17 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <limits>
 
 #include "cli_bench_best.h"
 #include "cli_bench_transpose.h"
 #include "cli_clustering.h"
 #include "cli_models.h"
+#include "cli_numbers.h"
 #include "cli_output.h"
+#include "kernellab/atomic_file.h"
 #include "kernellab/backend.h"
+#include "kernellab/checked_number.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
 #include "kernellab/json_io.h"
@@ -41,18 +45,19 @@ void addExperimentOptions(CLI::App* cmd, CliOptions& o, bool lists) {
   cmd->add_option("--memory", o.memory, "clustering: shared | global | all");
   cmd->add_option("--init", o.init, "kmeans: first | random | kmeans++");
   cmd->add_option("--shape", o.shape, "clustering: seed | blobs (generated data)");
-  cmd->add_option("--noise", o.noise, "clustering blobs: share of uniform noise points, 0..1");
+  addRealOption(cmd, "--noise", o.noise, "clustering blobs: share of uniform noise points, 0..1");
   cmd->add_option("--input", o.input, "clustering: points (.csv or .npy); knn: image (.npy)");
   cmd->add_option("--centers", o.centers, "kmeans: initial centers (.csv or .npy)");
-  cmd->add_option("--max-iter", o.maxIter, "kmeans: iteration limit (default 300)");
+  addIntOption(cmd, "--max-iter", o.maxIter, "kmeans: iteration limit (default 300)");
   cmd->add_option("--stop", o.stop,
                   "kmeans: fixed-point (default: stop when no point changes cluster) | score "
                   "(Campaign's rule: the score changed by at most --epsilon of itself)");
-  cmd->add_option("--epsilon", o.epsilon,
-                  "kmeans: the score rule's relative epsilon (default 1e-4; implies --stop score)");
-  cmd->add_option("--reps", o.reps, "Timed repetitions after warm-up (default 10)");
-  cmd->add_option("--warmup", o.warmup, "Warm-up launches before timing (default 2)");
-  cmd->add_option("--seed", o.seed, "Random seed of the generated data (default 1)");
+  addRealOption(cmd, "--epsilon", o.epsilon,
+                "kmeans: the score rule's relative epsilon (default 1e-4; implies --stop score)");
+  addIntOption(cmd, "--reps", o.reps, "Timed repetitions after warm-up (default 10)");
+  addIntOption(cmd, "--warmup", o.warmup, "Warm-up launches before timing (default 2)");
+  addSeedOption(cmd, "--seed", o.seed,
+                "Random seed of the generated data, 0..18446744073709551615 (default 1)");
   cmd->add_option("--backend", o.backend, "auto | cpu | cuda (default auto)");
   cmd->add_flag("--no-verify", o.noVerify, "Skip the comparison with the CPU reference");
   cmd->add_flag("--record-schedule", o.recordSchedule,
@@ -63,6 +68,9 @@ void addExperimentOptions(CLI::App* cmd, CliOptions& o, bool lists) {
 }
 
 namespace {
+
+// Values stored in an int: larger ones are refused with this limit rather than wrapped.
+constexpr int64_t kIntMax = std::numeric_limits<int>::max();
 
 // One value for `run`; sweep axes are taken out of the base request separately.
 std::string single(const std::string& text, const std::string& option, bool lists) {
@@ -97,10 +105,13 @@ RunRequest buildRequest(const CliOptions& o, bool lists) {
     r.transpose.width = w;
     r.transpose.height = h;
   }
-  if (!o.tile.empty()) r.launch.tile = static_cast<int>(parseInteger(single(o.tile, "--tile", lists), "--tile"));
-  if (!o.tpb.empty()) r.launch.threadsPerBlock = static_cast<int>(parseInteger(single(o.tpb, "--tpb", lists), "--tpb"));
+  if (!o.tile.empty())
+    r.launch.tile = parseIntegerAs<int>(single(o.tile, "--tile", lists), "--tile");
+  if (!o.tpb.empty())
+    r.launch.threadsPerBlock = parseIntegerAs<int>(single(o.tpb, "--tpb", lists), "--tpb");
   if (!o.rowsPerThread.empty()) {
-    const int rows = static_cast<int>(parseInteger(single(o.rowsPerThread, "--rows-per-thread", lists), "--rows-per-thread"));
+    const int rows = parseIntegerAs<int>(single(o.rowsPerThread, "--rows-per-thread", lists),
+                                         "--rows-per-thread");
     if (rows < 1 || rows > r.launch.tile || r.launch.tile % rows != 0)
       throw InputError("--rows-per-thread " + std::to_string(rows) + " must divide the tile " +
                        std::to_string(r.launch.tile) + " (1.." + std::to_string(r.launch.tile) + ")");
@@ -127,22 +138,23 @@ RunRequest buildRequest(const CliOptions& o, bool lists) {
   if (!o.n.empty()) r.clustering.n = parseInteger(single(o.n, "--n", lists), "--n");
   if (!o.k.empty()) {
     // Clusters for clustering, neighbours for KNN: only the run's family gets it.
-    const int k = static_cast<int>(parseInteger(single(o.k, "--k", lists), "--k"));
+    const int k = parseIntegerAs<int>(single(o.k, "--k", lists), "--k");
     if (r.family == Family::Knn)
       r.knn.k = k;
     else
       r.clustering.k = k;
   }
-  if (!o.d.empty()) r.clustering.d = static_cast<int>(parseInteger(single(o.d, "--d", lists), "--d"));
+  if (!o.d.empty()) r.clustering.d = parseIntegerAs<int>(single(o.d, "--d", lists), "--d");
   if (!o.image.empty()) {
-    const auto dims = parseDims(single(o.image, "--image", lists), "--image");
+    const auto dims = parseDims(single(o.image, "--image", lists), "--image", kIntMax);
     r.knn.rows = static_cast<int>(dims[0]);
     r.knn.cols = static_cast<int>(dims[1]);
     r.knn.components = dims.size() > 2 ? static_cast<int>(dims[2]) : 1;
   }
-  if (!o.window.empty()) r.knn.window = static_cast<int>(parseInteger(single(o.window, "--window", lists), "--window"));
+  if (!o.window.empty())
+    r.knn.window = parseIntegerAs<int>(single(o.window, "--window", lists), "--window");
   if (!o.block.empty()) {
-    const auto [bx, by] = parseSize(single(o.block, "--block", lists), "--block");
+    const auto [bx, by] = parseSize(single(o.block, "--block", lists), "--block", kIntMax);
     if (bx < 1 || by < 1 || bx > 1024 || by > 1024)
       throw InputError("--block " + o.block + ": each side must be 1..1024 threads");
     if (!o.tpb.empty() && splitList(o.tpb).size() == 1 && r.launch.threadsPerBlock != bx * by)
@@ -176,20 +188,20 @@ RunRequest buildRequest(const CliOptions& o, bool lists) {
     r.clustering.centersPath = o.centers;
     r.clustering.init = InitMethod::Given;
   }
-  if (o.maxIter >= 0) r.clustering.maxIterations = o.maxIter;
+  if (o.maxIter) r.clustering.maxIterations = *o.maxIter;
   if (!o.stop.empty()) {
     auto rule = stopRuleFromString(o.stop);
     if (!rule) throw InputError("--stop " + o.stop + " is unknown (fixed-point, score)");
     r.clustering.stopRule = *rule;
   }
-  if (o.epsilon >= 0) {
+  if (o.epsilon) {
     if (r.clustering.stopRule == StopRule::FixedPoint && !o.stop.empty())
-      throw InputError("--epsilon " + formatFixed(o.epsilon, 6) +
+      throw InputError("--epsilon " + formatFixed(*o.epsilon, 6) +
                        " belongs to the score rule, but --stop says fixed-point");
-    r.clustering.epsilon = o.epsilon;
+    r.clustering.epsilon = *o.epsilon;
     r.clustering.stopRule = StopRule::ScoreChange;  // --epsilon alone asks for Campaign's rule
   }
-  if (o.noise >= 0) r.clustering.noiseFraction = o.noise;
+  if (o.noise) r.clustering.noiseFraction = *o.noise;
   // Clustering switches pick variants "<memory>-<layout>"; "all" on either axis takes both.
   if ((r.family == Family::KMeans || r.family == Family::KCenters) &&
       (!o.layout.empty() || !o.memory.empty())) {
@@ -206,9 +218,9 @@ RunRequest buildRequest(const CliOptions& o, bool lists) {
     for (const auto& m : memories)
       for (const auto& l : layouts) r.variants.push_back(m + "-" + l);
   }
-  if (o.reps >= 0) r.repetitions = o.reps;
-  if (o.warmup >= 0) r.warmup = o.warmup;
-  if (o.seed >= 0) r.seed = static_cast<uint64_t>(o.seed);
+  if (o.reps) r.repetitions = *o.reps;
+  if (o.warmup) r.warmup = *o.warmup;
+  if (o.seed) r.seed = *o.seed;
   auto b = backendFromString(o.backend);
   if (!b) throw InputError("--backend " + o.backend + " is unknown (auto, cpu, cuda)");
   r.backend = *b;
@@ -239,6 +251,14 @@ std::vector<SweepAxis> sweepAxes(const CliOptions& o) {
   return axes;
 }
 
+// Before any work: every output path this command will write can be written. An unwritable
+// path found after an hour-long sweep loses the sweep.
+void checkOutputs(const CliOptions& o) {
+  if (!o.jsonPath.empty()) checkWritable(o.jsonPath, "--json");
+  if (!o.csvPath.empty()) checkWritable(o.csvPath, "--csv");
+  if (!o.labelsPath.empty()) checkWritable(o.labelsPath, "--labels");
+}
+
 void writeOutputs(const CliOptions& o, const ResultsFile& file) {
   if (!o.jsonPath.empty()) writeResultsFile(o.jsonPath, file);
   if (!o.csvPath.empty()) writeCsv(o.csvPath, file);
@@ -256,9 +276,10 @@ RunHooks stderrProgress(bool enabled) {
 void writeLabels(const std::string& path, const RunResult& run) {
   for (const auto& v : run.variants) {
     if (v.clustering && !v.clustering->labels.empty()) {
-      std::ofstream out(path, std::ios::trunc);
-      if (!out) throw InputError("cannot open '" + path + "' for writing");
-      for (int32_t l : v.clustering->labels) out << l << "\n";
+      std::string text;
+      text.reserve(v.clustering->labels.size() * 3);
+      for (int32_t l : v.clustering->labels) (text += std::to_string(l)) += '\n';
+      writeFileAtomically(path, text);
       return;
     }
   }
@@ -268,6 +289,7 @@ void writeLabels(const std::string& path, const RunResult& run) {
 }  // namespace
 
 int cmdDevices(const CliOptions& o) {
+  checkOutputs(o);
   const BackendStatus s = backendStatus();
   std::cout << "CPU backend: works (" << s.cpu.name << ", " << s.cpu.smCount
             << " hardware threads, " << formatBytes(double(s.cpu.globalMemBytes)) << ")\n";
@@ -290,11 +312,7 @@ int cmdDevices(const CliOptions& o) {
     }
   }
   std::cout << "Runs use: " << backendSummary() << "\n";
-  if (!o.jsonPath.empty()) {
-    std::ofstream out(o.jsonPath, std::ios::trunc);
-    if (!out) throw InputError("cannot open '" + o.jsonPath + "' for writing");
-    out << nlohmann::json(s).dump(2) << "\n";
-  }
+  if (!o.jsonPath.empty()) writeFileAtomically(o.jsonPath, nlohmann::json(s).dump(2) + "\n");
   return 0;
 }
 
@@ -337,6 +355,7 @@ void refuseExperimentOptions(const CLI::App& cmd, const CliOptions& o) {
 int cmdRun(const CliOptions& o) {
   RunRequest r;
   try {
+    checkOutputs(o);
     r = o.requestPath.empty() ? buildRequest(o, false) : storedRequest(o);
     validateRequest(r);
   } catch (const InputError& e) {
@@ -367,6 +386,7 @@ int cmdRun(const CliOptions& o) {
 }
 
 int cmdSweep(const CliOptions& o) {
+  checkOutputs(o);
   ResultsFile file;
   if (!o.requestPath.empty()) {
     // Every run of a stored sweep again, in its order, under its axes.
@@ -386,6 +406,10 @@ int cmdSweep(const CliOptions& o) {
     const std::vector<SweepAxis> axes = sweepAxes(o);
     if (axes.empty())
       throw InputError("sweep needs at least one comma list, e.g. --tpb 64,128,256");
+    // Every value must at least be a number of its option before anything runs (a value a
+    // validator refuses, such as --tpb 2048, is a skipped point of the sweep instead).
+    for (const auto& axis : axes)
+      for (const auto& value : axis.values) applySweepValue(base, axis.name, value);
     file = runSweep(base, axes, stderrProgress(true));
   }
   bool ok = true;
@@ -399,6 +423,7 @@ int cmdSweep(const CliOptions& o) {
 }
 
 int cmdVerify(const CliOptions& o) {
+  checkOutputs(o);
   auto b = backendFromString(o.backend);
   if (!b) throw InputError("--backend " + o.backend + " is unknown (auto, cpu, cuda)");
   std::vector<Family> families;
@@ -478,7 +503,7 @@ bool benchKnn(const CliOptions& o, BackendChoice backend, ResultsFile& file) {
     RunRequest r;
     r.family = Family::Knn;
     r.variants = {"all"};
-    const auto dims = parseDims(image, "--sizes");
+    const auto dims = parseDims(image, "--sizes", kIntMax);
     r.knn.rows = static_cast<int>(dims[0]);
     r.knn.cols = static_cast<int>(dims[1]);
     r.knn.components = dims.size() > 2 ? static_cast<int>(dims[2]) : 1;
@@ -487,7 +512,7 @@ bool benchKnn(const CliOptions& o, BackendChoice backend, ResultsFile& file) {
     r.launch.threadsPerBlock = 256;
     const bool large = static_cast<double>(r.knn.rows) * r.knn.cols > 4e6;
     r.warmup = 1;
-    r.repetitions = o.reps > 0 ? o.reps : (large ? 3 : 20);
+    r.repetitions = o.reps ? *o.reps : (large ? 3 : 20);
     r.backend = backend;
     try {
       validateRequest(r);
@@ -540,6 +565,7 @@ bool benchKnn(const CliOptions& o, BackendChoice backend, ResultsFile& file) {
 }  // namespace
 
 int cmdBench(const CliOptions& o) {
+  checkOutputs(o);
   auto b = backendFromString(o.backend);
   if (!b) throw InputError("--backend " + o.backend + " is unknown (auto, cpu, cuda)");
   std::vector<std::string> families = o.families;

@@ -3,6 +3,8 @@
 // 0 success, 1 a variant failed to run or to verify, 2 bad input (one line on stderr).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,13 +23,14 @@ struct CliOptions {
   std::string size, tile, tpb, rowsPerThread;
   std::string n, k, d, image, window, block;
   std::string layout, memory, init, shape, input, centers;
-  int maxIter = -1;
-  std::string stop;                   // kmeans: fixed-point | score
-  double epsilon = -1;
-  double noise = -1;                  // clustering blobs: share of uniform noise points
-  int reps = -1;
-  int warmup = -1;
-  long long seed = -1;
+  // Numbers go through the checked layer (cli_numbers.h); unset means "the request's default".
+  std::optional<int> maxIter;
+  std::string stop;  // kmeans: fixed-point | score
+  std::optional<double> epsilon;
+  std::optional<double> noise;  // clustering blobs: share of uniform noise points
+  std::optional<int> reps;
+  std::optional<int> warmup;
+  std::optional<uint64_t> seed;
   std::string backend = "auto";
   std::string jsonPath, csvPath, labelsPath, requestPath;
   bool noVerify = false;

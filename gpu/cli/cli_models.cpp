@@ -2,8 +2,6 @@
 // kernellab-cli occupancy | schedule | access: the models as readable tables and JSON files.
 #include "cli_models.h"
 
-#include "cli_commands.h"
-
 #include <CLI/CLI.hpp>
 #include <fstream>
 #include <iomanip>
@@ -12,7 +10,10 @@
 #include <sstream>
 #include <tuple>
 
+#include "cli_commands.h"
+#include "cli_numbers.h"
 #include "kernellab/access_model.h"
+#include "kernellab/atomic_file.h"
 #include "kernellab/backend.h"
 #include "kernellab/errors.h"
 #include "kernellab/model_json.h"
@@ -27,9 +28,7 @@ std::string pct(double f, int decimals = 0) { return formatFixed(100.0 * f, deci
 
 void writeJson(const std::string& path, const nlohmann::json& j) {
   if (path.empty()) return;
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) throw InputError("--json " + path + ": cannot open for writing");
-  out << j.dump(2) << "\n";
+  writeFileAtomically(path, j.dump(2) + "\n");  // whole or not at all
 }
 
 occupancy::Input occupancyInput(const ModelOptions& o, int defaultSmem) {
@@ -196,9 +195,10 @@ occupancy::ArchSpec resolveArch(const std::string& id) {
 void addOccupancyOptions(CLI::App* cmd, ModelOptions& o) {
   cmd->add_option("--arch", o.arch,
                   "g80 | gt200 | gf100 | gk110 | volta | ampere | hopper | device (default hopper)");
-  cmd->add_option("--tpb", o.tpb, "Threads per block (default 256)");
-  cmd->add_option("--regs", o.regs, "Registers per thread (default 0: not limiting)");
-  cmd->add_option("--smem", o.smem, "Shared memory per block in bytes, static + dynamic (default 0)");
+  addIntOption(cmd, "--tpb", o.tpb, "Threads per block (default 256)");
+  addIntOption(cmd, "--regs", o.regs, "Registers per thread (default 0: not limiting)");
+  addIntOption(cmd, "--smem", o.smem,
+               "Shared memory per block in bytes, static + dynamic (default 0)");
   cmd->add_option("--json", o.jsonPath, "Write the answer, every limit and the chart series as JSON");
 }
 
@@ -206,16 +206,20 @@ void addScheduleOptions(CLI::App* cmd, ModelOptions& o) {
   cmd->add_option("--grid", o.grid, "Blocks across x down, e.g. 64x64 (a 2048x2048 matrix with tile 32)");
   cmd->add_option("--mapping", o.mapping, "cartesian | diagonal | both (default both)");
   cmd->add_option("--arch", o.arch, "SM count and resident blocks from this architecture (default gt200)");
-  cmd->add_option("--tile", o.tile, "Tile edge in elements (default 32)");
-  cmd->add_option("--tpb", o.tpb, "Threads per block of the modelled kernel (default 256)");
-  cmd->add_option("--regs", o.regs, "Registers per thread of the modelled kernel (default 0: not limiting)");
-  cmd->add_option("--smem", o.smem, "Shared memory per block (default: the padded tile, tile*(tile+1)*4 B)");
-  cmd->add_option("--blocks-per-sm", o.blocksPerSM, "Override the occupancy model's resident blocks per SM");
-  cmd->add_option("--sms", o.sms, "Override the architecture's SM count");
-  cmd->add_option("--partitions", o.partitions, "Memory partitions (default 8, GT200)");
-  cmd->add_option("--partition-bytes", o.partitionBytes, "Bytes per partition stripe (default 256)");
+  addIntOption(cmd, "--tile", o.tile, "Tile edge in elements (default 32)");
+  addIntOption(cmd, "--tpb", o.tpb, "Threads per block of the modelled kernel (default 256)");
+  addIntOption(cmd, "--regs", o.regs,
+               "Registers per thread of the modelled kernel (default 0: not limiting)");
+  addIntOption(cmd, "--smem", o.smem,
+               "Shared memory per block (default: the padded tile, tile*(tile+1)*4 B)");
+  addIntOption(cmd, "--blocks-per-sm", o.blocksPerSM,
+               "Override the occupancy model's resident blocks per SM");
+  addIntOption(cmd, "--sms", o.sms, "Override the architecture's SM count");
+  addIntOption(cmd, "--partitions", o.partitions, "Memory partitions (default 8, GT200)");
+  addIntOption(cmd, "--partition-bytes", o.partitionBytes,
+               "Bytes per partition stripe (default 256)");
   cmd->add_flag("--hashed", o.hashed, "Hash addresses over partitions, as GPUs since cc 2.0 do (illustrative hash)");
-  cmd->add_option("--waves", o.waves, "Waves printed per mapping (default 6; --json has all)");
+  addIntOption(cmd, "--waves", o.waves, "Waves printed per mapping (default 6; --json has all)");
   cmd->add_option("--json", o.jsonPath, "Write both models (blocks, waves, partition loads) as JSON");
 }
 
@@ -228,11 +232,11 @@ void addAccessOptions(CLI::App* cmd, ModelOptions& o) {
   cmd->add_option("--kernel", o.kernel,
                   "kmeans: assign | centroids | score; kcenters: distance | select "
                   "(default the first)");
-  cmd->add_option("--warp", o.warp, "Warp within the block (default 0)");
+  addIntOption(cmd, "--warp", o.warp, "Warp within the block (default 0)");
   cmd->add_option("--block", o.block, "blockIdx as X,Y (default 0,0)");
   cmd->add_option("--size", o.size, "transpose: WIDTHxHEIGHT (default 2048x2048)");
-  cmd->add_option("--tile", o.tile, "transpose: tile edge, 16 or 32 (default 32)");
-  cmd->add_option("--tpb", o.tpb, "Threads per block (default 256)");
+  addIntOption(cmd, "--tile", o.tile, "transpose: tile edge, 16 or 32 (default 32)");
+  addIntOption(cmd, "--tpb", o.tpb, "Threads per block (default 256)");
   cmd->add_option("--n", o.n, "clustering: number of points");
   cmd->add_option("--k", o.k, "clustering: clusters; knn: neighbours");
   cmd->add_option("--d", o.d, "clustering: dimensions");
@@ -241,11 +245,11 @@ void addAccessOptions(CLI::App* cmd, ModelOptions& o) {
   cmd->add_option("--memory", o.memory,
                   "clustering: shared | global (with --layout, instead of --variant)");
   cmd->add_option("--shape", o.shape, "clustering: seed | blobs (generated data)");
-  cmd->add_option("--noise", o.noise, "clustering blobs: share of uniform noise points, 0..1");
+  addRealOption(cmd, "--noise", o.noise, "clustering blobs: share of uniform noise points, 0..1");
   cmd->add_option("--init", o.init, "kmeans: first | random | kmeans++; kcenters: first | random");
   cmd->add_option("--centers", o.centers, "kmeans: initial centers (.csv or .npy)");
   cmd->add_option("--input", o.input, "clustering: points (.csv or .npy); knn: image (.npy)");
-  cmd->add_option("--seed", o.seed, "Random seed of the generated data (default 1)");
+  addSeedOption(cmd, "--seed", o.seed, "Random seed of the generated data (default 1)");
   cmd->add_option("--image", o.image, "knn: ROWSxCOLS[xC] feature image");
   cmd->add_option("--window", o.window, "knn: rows of the search window");
   cmd->add_option("--block-shape", o.blockShape,
@@ -256,6 +260,7 @@ void addAccessOptions(CLI::App* cmd, ModelOptions& o) {
 }
 
 int cmdOccupancy(const ModelOptions& o) {
+  if (!o.jsonPath.empty()) checkWritable(o.jsonPath, "--json");
   const occupancy::ArchSpec arch = resolveArch(o.arch);
   const occupancy::Input in = occupancyInput(o, 0);
   const occupancy::Result r = occupancy::calculate(arch, in);
@@ -268,6 +273,7 @@ int cmdOccupancy(const ModelOptions& o) {
 }
 
 int cmdSchedule(const ModelOptions& o) {
+  if (!o.jsonPath.empty()) checkWritable(o.jsonPath, "--json");
   const auto [gx, gy] = parseSize(o.grid, "--grid");
   if (gx > 65535 || gy > 65535)
     throw InputError("--grid " + o.grid + ": each side is at most 65535 blocks");
@@ -331,6 +337,7 @@ int cmdSchedule(const ModelOptions& o) {
 }
 
 int cmdAccess(const ModelOptions& o) {
+  if (!o.jsonPath.empty()) checkWritable(o.jsonPath, "--json");
   if (!familyFromString(o.family))
     throw InputError("--family " + o.family + " is unknown (transpose, kmeans, kcenters, knn)");
   // The problem and launch are parsed as `kernellab-cli run` parses them.

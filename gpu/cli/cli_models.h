@@ -3,7 +3,9 @@
 // `--arch device`); exit 0 on success, 2 on bad input (one line on stderr).
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,8 +40,8 @@ struct ModelOptions {
   bool lanes = false;
   // access: the problem as `kernellab-cli run` takes it (empty / negative: the run's default).
   std::string n, k, d, shape, input, centers, init, layout, memory, image, window, blockShape;
-  double noise = -1;
-  long long seed = -1;
+  std::optional<double> noise;
+  std::optional<uint64_t> seed;
   std::string jsonPath;
 };
 

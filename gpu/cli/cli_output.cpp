@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli_clustering.h"
+#include "kernellab/atomic_file.h"
 #include "kernellab/errors.h"
 #include "kernellab/text.h"
 
@@ -184,8 +185,7 @@ void configCells(CsvRow& row, const RunRequest& r) {
 }  // namespace
 
 void writeCsv(const std::string& path, const ResultsFile& file) {
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) throw InputError("cannot open '" + path + "' for writing");
+  std::ostringstream out;  // written whole or not at all (atomic_file.h)
   out << kCsvHeader << "\n";
   const size_t columns = std::count(kCsvHeader, kCsvHeader + std::strlen(kCsvHeader), ',') + 1;
   auto emit = [&](const CsvRow& row) {
@@ -251,7 +251,7 @@ void writeCsv(const std::string& path, const ResultsFile& file) {
       }
     }
   }
-  if (!out) throw InputError("failed writing '" + path + "'");
+  writeFileAtomically(path, out.str());
 }
 
 void emitEvent(const nlohmann::json& event) {

@@ -5,6 +5,7 @@
 
 #include "cli_commands.h"
 #include "cli_models.h"
+#include "cli_numbers.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
 
@@ -51,12 +52,12 @@ int main(int argc, char** argv) {
   bench->add_option("family", o.families, "transpose | clustering (kcenters, kmeans) | knn | best | all (default all)")->delimiter(',');
   bench->add_option("--backend", o.backend, "auto | cpu | cuda");
   bench->add_option("--sizes", o.sizes, "Override the sizes: transpose WxH, knn image ROWSxCOLS[xC], e.g. 1024x1024,2048x2048")->delimiter(',');
-  bench->add_option("--reps", o.reps, "Timed repetitions (default 20; clustering 3)");
+  addIntOption(bench, "--reps", o.reps, "Timed repetitions (default 20; clustering 3)");
   bench->add_option("--n", o.n, "clustering: points (default 1000000, the seed's workload)");
   bench->add_option("--k", o.k, "clustering: clusters (default 100)");
   bench->add_option("--d", o.d, "clustering: dimensions (default 200)");
   bench->add_option("--tpb", o.tpb, "clustering: threads per block, comma list (default 64,128,256,512,1024)");
-  bench->add_option("--max-iter", o.maxIter, "clustering: k-means iterations (default 10)");
+  addIntOption(bench, "--max-iter", o.maxIter, "clustering: k-means iterations (default 10)");
   bench->add_option("--json", o.jsonPath, "Write every run as a results file");
   bench->add_option("--csv", o.csvPath, "Write a CSV row per variant");
 

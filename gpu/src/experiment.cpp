@@ -7,6 +7,7 @@
 #include "family_runners.h"
 #include "kernellab/clustering.h"
 #include "kernellab/errors.h"
+#include "kernellab/host_memory.h"
 #include "kernellab/knn.h"
 #include "kernellab/text.h"
 #include "kernellab/transpose.h"
@@ -47,7 +48,9 @@ namespace detail {
 
 uint64_t availableMemory(const BackendDecision& d) {
   if (d.useCuda) return cudaFreeMemory();
-  return d.device.globalMemBytes;
+  // What is free now (MemAvailable, ulimit -v, the cgroup), not the machine's total RAM.
+  const HostMemory host = availableHostMemory();
+  return host.known ? host.availableBytes : d.device.globalMemBytes;
 }
 
 }  // namespace detail

@@ -7,8 +7,15 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <limits>
+#include <type_traits>
 
+#include "kernellab/atomic_file.h"
+#include "kernellab/checked_number.h"
 #include "kernellab/errors.h"
+#include "kernellab/input_file.h"
+#include "kernellab/input_text.h"
+#include "kernellab/results_validation.h"
 
 namespace kernellab {
 
@@ -16,16 +23,43 @@ using nlohmann::json;
 
 namespace {
 
+template <class T>
+struct IsNumberVector : std::false_type {};
+template <class E>
+struct IsNumberVector<std::vector<E>>
+    : std::bool_constant<std::is_arithmetic_v<E> && !std::is_same_v<E, bool>> {};
+
 // Reads j[key] into out when present; a present field of the wrong type throws (caught and
-// reported with the field name by the public parse functions).
+// reported with the field name by the public parse functions). Numbers (and arrays of numbers)
+// go through the checked layer: 100.7 is not an int, 1e10 is not a K, -1 is not a seed.
 template <class T>
 void opt(const json& j, const char* key, T& out) {
   auto it = j.find(key);
   if (it == j.end() || it->is_null()) return;
+  const std::string field = std::string("field '") + key + "'";
   try {
-    out = it->get<T>();
+    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+      out = jsonNumber<T>(*it, field);
+    } else if constexpr (IsNumberVector<T>::value) {
+      if (!it->is_array()) throw InputError(field + " must be a list of numbers");
+      T values;
+      values.reserve(it->size());
+      using E = typename T::value_type;
+      for (size_t i = 0; i < it->size(); ++i) {
+        // nlohmann writes NaN (a poisoned output element) as null: read it back as NaN.
+        if constexpr (std::is_floating_point_v<E>)
+          if ((*it)[i].is_null()) {
+            values.push_back(std::numeric_limits<E>::quiet_NaN());
+            continue;
+          }
+        values.push_back(jsonNumber<E>((*it)[i], field + " element " + std::to_string(i)));
+      }
+      out = std::move(values);
+    } else {
+      out = it->get<T>();
+    }
   } catch (const json::exception& e) {
-    throw InputError(std::string("field '") + key + "': " + e.what());
+    throw InputError(field + ": " + e.what());
   }
 }
 
@@ -35,8 +69,9 @@ void optEnum(const json& j, const char* key, E& out, FromString fromString) {
   if (it == j.end() || it->is_null()) return;
   if (!it->is_string()) throw InputError(std::string("field '") + key + "' must be a string");
   auto v = fromString(it->get<std::string>());
-  if (!v) throw InputError(std::string("field '") + key + "': unknown value '" +
-                           it->get<std::string>() + "'");
+  if (!v)
+    throw InputError(std::string("field '") + key + "': unknown value '" +
+                     excerpt(it->get<std::string>()) + "'");
   out = *v;
 }
 
@@ -301,12 +336,12 @@ void to_json(json& j, const BlockRecord& v) {
 void from_json(const json& j, BlockRecord& v) {
   if (!j.is_array() || j.size() != 6)
     throw InputError("schedule rows must be [block, sm, start_ns, end_ns, tile_x, tile_y]");
-  v.blockId = j[0].get<int>();
-  v.smId = j[1].get<int>();
-  v.startNs = j[2].get<uint64_t>();
-  v.endNs = j[3].get<uint64_t>();
-  v.tileX = j[4].get<int>();
-  v.tileY = j[5].get<int>();
+  v.blockId = jsonNumber<int>(j[0], "schedule row block");
+  v.smId = jsonNumber<int>(j[1], "schedule row sm");
+  v.startNs = jsonNumber<uint64_t>(j[2], "schedule row start_ns");
+  v.endNs = jsonNumber<uint64_t>(j[3], "schedule row end_ns");
+  v.tileX = jsonNumber<int>(j[4], "schedule row tile_x");
+  v.tileY = jsonNumber<int>(j[5], "schedule row tile_y");
 }
 
 void to_json(json& j, const KernelResult& v) {
@@ -330,12 +365,12 @@ void from_json(const json& j, KernelResult& v) {
   opt(j, "gbps", v.gbps);
   opt(j, "flops", v.flops);
   if (auto it = j.find("grid"); it != j.end() && it->is_array() && it->size() == 2) {
-    v.gridX = (*it)[0].get<int>();
-    v.gridY = (*it)[1].get<int>();
+    v.gridX = jsonNumber<int>((*it)[0], "field 'grid'");
+    v.gridY = jsonNumber<int>((*it)[1], "field 'grid'");
   }
   if (auto it = j.find("block"); it != j.end() && it->is_array() && it->size() == 2) {
-    v.blockX = (*it)[0].get<int>();
-    v.blockY = (*it)[1].get<int>();
+    v.blockX = jsonNumber<int>((*it)[0], "field 'block'");
+    v.blockY = jsonNumber<int>((*it)[1], "field 'block'");
   }
   if (auto it = j.find("resources"); it != j.end() && it->is_object())
     v.resources = it->get<ResourceUsage>();
@@ -559,26 +594,41 @@ void upgradeRun(RunResult& run, int fileVersion) {
   run.schemaVersion = kSchemaVersion;  // what it holds now, and what it is written as again
 }
 
+json parseJson(const std::string& text) {
+  requireUtf8Text(text, "");
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    // The parser's message quotes the last token read, which can be megabytes long.
+    throw InputError("not valid JSON (byte " + std::to_string(e.byte) +
+                     "): " + excerpt(e.what(), 240));
+  } catch (const json::exception& e) {
+    // A number beyond double ("1e5676") is an out_of_range error, not a parse_error.
+    throw InputError("not valid JSON: " + excerpt(e.what(), 240));
+  }
+}
+
+// schema_version in full: 4294967297 is not version 1.
+int64_t schemaVersionOf(const json& v, const char* what) {
+  return jsonInt64(v, std::string(what) + " schema_version", std::numeric_limits<int64_t>::min(),
+                   std::numeric_limits<int64_t>::max());
+}
+
 }  // namespace
 
 ResultsFile parseResultsFile(const std::string& text) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw InputError("not valid JSON (byte " + std::to_string(e.byte) + "): " + e.what());
-  }
+  json j = parseJson(text);
   if (!j.is_object()) throw InputError("not a KernelLab results file: the top level is not an object");
-  if (!j.contains("schema_version") || !j["schema_version"].is_number_integer())
+  if (!j.contains("schema_version") || !j["schema_version"].is_number())
     throw InputError("not a KernelLab results file: 'schema_version' is missing");
-  const int version = j["schema_version"].get<int>();
+  const int64_t version = schemaVersionOf(j["schema_version"], "results file");
   if (version > kSchemaVersion)
     throw InputError("results file has schema_version " + std::to_string(version) +
                      ", newer than this build understands (" + std::to_string(kSchemaVersion) +
                      "); update KernelLab to open it");
   if (version < 1) throw InputError("results file has an invalid schema_version " +
                                     std::to_string(version));
-  if (j.value("kind", std::string()) != "kernellab-results")
+  if (!j.contains("kind") || !j["kind"].is_string() || j["kind"] != "kernellab-results")
     throw InputError("not a KernelLab results file: 'kind' is not \"kernellab-results\"");
   if (!j.contains("runs") || !j["runs"].is_array())
     throw InputError("results file: 'runs' is missing or not a list");
@@ -586,27 +636,25 @@ ResultsFile parseResultsFile(const std::string& text) {
   try {
     file = j.get<ResultsFile>();
   } catch (const json::exception& e) {
-    throw InputError(std::string("results file: ") + e.what());
+    throw InputError(std::string("results file: ") + excerpt(e.what(), 240));
   }
-  for (RunResult& run : file.runs) upgradeRun(run, version);
+  for (RunResult& run : file.runs) upgradeRun(run, static_cast<int>(version));
   file.schemaVersion = kSchemaVersion;
+  // Every index and size is range-checked before anything uses it (results_validation.h).
+  validateResultsFile(file);
   return file;
 }
 
 namespace {
+// A JSON file in memory becomes a DOM of ~16-byte values (a number is a few bytes of text), then
+// the structures: about this many times its size while it is parsed.
+constexpr double kJsonWorkFactor = 12.0;
+constexpr uint64_t kMaxJsonBytes = uint64_t(4) << 30;  // 4 GiB: far above any run we write
 std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot open '" + path + "' for reading");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return readTextFile(path, kJsonWorkFactor, kMaxJsonBytes);
 }
-void spill(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError("cannot open '" + path + "' for writing");
-  out << text;
-  if (!out) throw InputError("failed writing '" + path + "'");
-}
+// Written whole or not at all (atomic_file.h).
+void spill(const std::string& path, const std::string& text) { writeFileAtomically(path, text); }
 }  // namespace
 
 ResultsFile readResultsFile(const std::string& path) {
@@ -622,16 +670,11 @@ void writeResultsFile(const std::string& path, const ResultsFile& file, int inde
 }
 
 RunRequest parseRequest(const std::string& text) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw InputError("not valid JSON (byte " + std::to_string(e.byte) + "): " + e.what());
-  }
+  json j = parseJson(text);
   // A bare request carries no version: it is read with this build's defaults.
-  int version = kSchemaVersion;
+  int64_t version = kSchemaVersion;
   if (j.is_object() && j.contains("schema_version")) {
-    version = j["schema_version"].is_number_integer() ? j["schema_version"].get<int>() : 0;
+    version = schemaVersionOf(j["schema_version"], "request");
     if (version > kSchemaVersion)
       throw InputError("request has schema_version " + std::to_string(version) +
                        ", newer than this build understands (" + std::to_string(kSchemaVersion) + ")");
@@ -650,9 +693,9 @@ RunRequest parseRequest(const std::string& text) {
   try {
     r = j.get<RunRequest>();
   } catch (const json::exception& e) {
-    throw InputError(std::string("request: ") + e.what());
+    throw InputError(std::string("request: ") + excerpt(e.what(), 240));
   }
-  upgradeRequest(r, version);
+  upgradeRequest(r, static_cast<int>(version));
   return r;
 }
 

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <utility>
 
+#include "kernellab/checked_number.h"
 #include "kernellab/errors.h"
 #include "kernellab/text.h"
 
@@ -71,15 +73,18 @@ std::optional<InitMethod> initFromString(const std::string& s) { return valueOf(
 std::optional<DatasetShape> shapeFromString(const std::string& s) { return valueOf(kShapes, s); }
 std::optional<StopRule> stopRuleFromString(const std::string& s) { return valueOf(kStopRules, s); }
 
+// Values stored in an int: larger ones are refused with this limit rather than wrapped.
+constexpr int64_t kIntMax = std::numeric_limits<int>::max();
+
 RunRequest applySweepValue(const RunRequest& base, const std::string& axis,
                            const std::string& value) {
   RunRequest r = base;
   if (axis == "tpb") {
-    r.launch.threadsPerBlock = static_cast<int>(parseInteger(value, "--tpb"));
+    r.launch.threadsPerBlock = parseIntegerAs<int>(value, "--tpb");
   } else if (axis == "tile") {
-    r.launch.tile = static_cast<int>(parseInteger(value, "--tile"));
+    r.launch.tile = parseIntegerAs<int>(value, "--tile");
   } else if (axis == "rows-per-thread") {
-    r.launch.rowsPerThread = static_cast<int>(parseInteger(value, "--rows-per-thread"));
+    r.launch.rowsPerThread = parseIntegerAs<int>(value, "--rows-per-thread");
   } else if (axis == "size") {
     const auto [w, h] = parseSize(value, "--size");
     r.transpose.width = w;
@@ -88,22 +93,22 @@ RunRequest applySweepValue(const RunRequest& base, const std::string& axis,
     r.clustering.n = parseInteger(value, "--n");
   } else if (axis == "k") {
     // The CLI's --k means clusters or neighbours, by family; the other family's k stays as it was.
-    const int k = static_cast<int>(parseInteger(value, "--k"));
+    const int k = parseIntegerAs<int>(value, "--k");
     if (r.family == Family::Knn)
       r.knn.k = k;
     else
       r.clustering.k = k;
   } else if (axis == "d") {
-    r.clustering.d = static_cast<int>(parseInteger(value, "--d"));
+    r.clustering.d = parseIntegerAs<int>(value, "--d");
   } else if (axis == "image") {
-    const auto dims = parseDims(value, "--image");
+    const auto dims = parseDims(value, "--image", kIntMax);
     r.knn.rows = static_cast<int>(dims[0]);  // ROWSxCOLS[xC], as the seed writes 377x329
     r.knn.cols = static_cast<int>(dims[1]);
     if (dims.size() > 2) r.knn.components = static_cast<int>(dims[2]);
   } else if (axis == "window") {
-    r.knn.window = static_cast<int>(parseInteger(value, "--window"));
+    r.knn.window = parseIntegerAs<int>(value, "--window");
   } else if (axis == "block") {
-    const auto [bx, by] = parseSize(value, "--block");  // XxY threads, x along an image row
+    const auto [bx, by] = parseSize(value, "--block", 1024);  // XxY threads, x along an image row
     r.launch.blockX = static_cast<int>(bx);
     r.launch.blockY = static_cast<int>(by);
     r.launch.threadsPerBlock = static_cast<int>(bx * by);

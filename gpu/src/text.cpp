@@ -3,12 +3,13 @@
 #include "kernellab/text.h"
 
 #include <cctype>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 
+#include "kernellab/checked_number.h"
 #include "kernellab/errors.h"
+#include "kernellab/input_text.h"
 
 namespace kernellab {
 
@@ -33,21 +34,15 @@ std::vector<std::string> splitList(const std::string& s, char sep) {
 }
 
 int64_t parseInteger(const std::string& text, const std::string& what) {
-  int64_t v = 0;
-  const char* b = text.data();
-  const char* e = b + text.size();
-  auto [ptr, ec] = std::from_chars(b, e, v);
-  if (text.empty() || ec != std::errc() || ptr != e)
-    throw InputError(what + ": '" + text + "' is not a whole number");
-  return v;
+  return parseInt64(text, what);
 }
 
-std::vector<int64_t> parseDims(const std::string& text, const std::string& what) {
+std::vector<int64_t> parseDims(const std::string& text, const std::string& what, int64_t maxEach) {
   std::vector<int64_t> dims;
   std::string cur;
   auto flush = [&] {
-    if (cur.empty()) throw InputError(what + ": '" + text + "' is not of the form AxB");
-    dims.push_back(parseInteger(cur, what));
+    if (cur.empty()) throw InputError(what + ": '" + excerpt(text) + "' is not of the form AxB");
+    dims.push_back(parseInt64(cur, what + " " + excerpt(text) + ":", 0, maxEach));
     cur.clear();
   };
   for (char c : text) {
@@ -56,13 +51,14 @@ std::vector<int64_t> parseDims(const std::string& text, const std::string& what)
   }
   flush();
   if (dims.size() < 2 || dims.size() > 4)
-    throw InputError(what + ": '" + text + "' must have 2 to 4 dimensions, like 1024x768");
+    throw InputError(what + ": '" + excerpt(text) + "' must have 2 to 4 dimensions, like 1024x768");
   return dims;
 }
 
-std::pair<int64_t, int64_t> parseSize(const std::string& text, const std::string& what) {
-  const auto dims = parseDims(text, what);
-  if (dims.size() != 2) throw InputError(what + ": '" + text + "' must be WIDTHxHEIGHT");
+std::pair<int64_t, int64_t> parseSize(const std::string& text, const std::string& what,
+                                      int64_t maxEach) {
+  const auto dims = parseDims(text, what, maxEach);
+  if (dims.size() != 2) throw InputError(what + ": '" + excerpt(text) + "' must be WIDTHxHEIGHT");
   return {dims[0], dims[1]};
 }
 

@@ -604,6 +604,118 @@ class TstClusteringCpu : public QObject {
     QVERIFY(near(tieTolerance(200), 4.0 * 202 / 16777216.0, 1e-12));
   }
 
+  // ---- issue 16: coordinate range, huge D, memory of every buffer
+  // ------------------------------------------------------------
+
+  void scoreToleranceGrowsWithDAndN() {
+    QCOMPARE(scoreTolerance(100, 2), kInertiaTolerance);  // small problems: the old 1e-5
+    const double u = 1.0 / 16777216.0;
+    QVERIFY(near(scoreTolerance(3, 1000000), 1000002 * u / (1 - 1000002 * u), 1e-6));
+    QVERIFY(scoreTolerance(2000000000, 3) > 2000000000 * std::ldexp(1.0, -53));
+  }
+
+  void coordinatesWhoseSquaresOverflowAreRefused() {
+    // |x| = 1e19 at D = 2: (2e19)^2 overflows float32, every distance is inf, and the run used to
+    // end in a verification failure.
+    QTemporaryDir dir;
+    const QString csv = dir.filePath("far.csv");
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("1e19,1e19\n-1e19,-1e19\n1e19,-1e19\n-1e19,1e19\n0,0\n");
+    f.close();
+    RunRequest r = cpuRequest(Family::KMeans, 5, 2, 2, 32);
+    r.clustering.inputPath = csv.toStdString();
+    try {
+      validateRequest(r);
+      QFAIL("accepted");
+    } catch (const InputError& e) {
+      QVERIFY2(QString(e.what()).contains(
+                   "the largest coordinate |x| = 1e+19 is above the limit 4.61e+18 for D = 2"),
+               e.what());
+      QVERIFY(QString(e.what()).contains("divide it by 4"));
+    }
+    r.family = Family::KCenters;
+    QVERIFY_THROWS_EXCEPTION(InputError, runExperiment(r));
+    QVERIFY(maxCoordinate(2) > 4.6e18 && maxCoordinate(2) < 4.62e18);
+  }
+
+  void coordinatesTooCloseForFloatAreRefused() {
+    // Points 1e-21 apart: their squared differences are subnormal float32 numbers.
+    QTemporaryDir dir;
+    const QString csv = dir.filePath("tiny.csv");
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("1e-21,2e-21\n3e-21,1e-21\n5e-21,4e-21\n2e-21,5e-21\n");
+    f.close();
+    RunRequest r = cpuRequest(Family::KMeans, 4, 2, 2, 32);
+    r.clustering.inputPath = csv.toStdString();
+    try {
+      validateRequest(r);
+      QFAIL("accepted");
+    } catch (const InputError& e) {
+      QVERIFY2(QString(e.what()).contains("below the limit 4.44e-16"), e.what());
+      QVERIFY(QString(e.what()).contains("multiply it by"));
+    }
+    // Identical points are fine (every distance is exactly 0).
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write("1e-30,1e-30\n1e-30,1e-30\n1e-30,1e-30\n");
+    f.close();
+    r.clustering.k = 1;
+    validateRequest(r);
+  }
+
+  void generatedPointsAreCheckedToo() {
+    RunRequest r = cpuRequest(Family::KCenters, 50, 2, 3, 32);
+    r.clustering.radius = 1e30;
+    try {
+      runExperiment(r);
+      QFAIL("accepted");
+    } catch (const InputError& e) {
+      QVERIFY2(QString(e.what()).contains("the generated points (radius 1e+30)"), e.what());
+    }
+  }
+
+  void dimensionsBeyondWhatCanBeVerifiedAreRefused() {
+    const RunRequest r = cpuRequest(Family::KMeans, 2, 1, 2000000, 32);
+    try {
+      validateRequest(r);
+      QFAIL("accepted");
+    } catch (const InputError& e) {
+      QVERIFY2(QString(e.what()).contains("--d has D = 2000000 dimensions; at most 1048576"),
+               e.what());
+    }
+  }
+
+  void everyPerDimensionBufferIsInTheMemoryEstimate() {
+    // K = 1000, D = 1e6: the points are 4 GB, but the reference's per-chunk sums are
+    // 256 x 1000 x 1e6 doubles (2 TB). The estimate used to count the points only.
+    const RunRequest r = cpuRequest(Family::KMeans, 1000, 1000, 1000000, 32);
+    try {
+      validateRequest(r);
+      QFAIL("accepted");
+    } catch (const InputError& e) {
+      const QString m = e.what();
+      QVERIFY2(m.contains("--n 1000 --d 1000000 needs") &&
+                   m.contains("of host memory (reference sums 2.05 TB"),
+               e.what());
+      QVERIFY2(m.contains("is available ("), e.what());
+    }
+  }
+
+  void hugeDPassesWithAToleranceThatScalesWithD() {
+    // D = 100000, N = 3: float32 sums of 100000 terms round beyond the old fixed 1e-5 (about
+    // 1.8e-5 here); the bound is 100002 x 2^-24 = 6e-3.
+    RunRequest r = cpuRequest(Family::KMeans, 3, 2, 100000, 256);
+    r.variants = {"shared-coalesced"};
+    r.clustering.maxIterations = 2;
+    const RunResult res = runExperiment(r);
+    QVERIFY2(res.ok, res.message.c_str());
+    const Verification& v = res.variants.front().verification;
+    QVERIFY2(v.passed, v.note.c_str());
+    QVERIFY(near(v.tolerance, scoreTolerance(3, 100000), 1e-12));
+    QVERIFY(v.maxError > kInertiaTolerance);  // the case the fixed tolerance refused
+  }
+
   // ---- the seed's formulas and figure
   // --------------------------------------------------------------
 

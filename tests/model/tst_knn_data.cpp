@@ -170,7 +170,9 @@ class TstKnnData : public QObject {
     QTest::newRow("empty") << npy("<f4", "(0, 4)", QByteArray()) << "empty dimension";
     QTest::newRow("NaN") << npy("<f4", "(2, 3)", raw(withNan)) << "value at (1, 1, 0) is NaN";
     QTest::newRow("Inf") << npy("<f4", "(2, 3)", raw(withInf)) << "value at (1, 2, 0) is Inf";
-    QTest::newRow("truncated") << npy("<f4", "(2, 3)", raw(four)) << "truncated: shape (2, 3) needs 24 bytes of data, the file has 16";
+    QTest::newRow("truncated")
+        << npy("<f4", "(2, 3)", raw(four))
+        << "data is 16 bytes; shape (2, 3) of <f4 needs 24 (a truncated file)";
     QTest::newRow("version 9") << QByteArray("\x93NUMPY\x09\x00\x10\x00", 10) + QByteArray(16, ' ') << "format version 9";
   }
 

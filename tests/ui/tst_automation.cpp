@@ -157,7 +157,7 @@ class TstAutomation : public QObject {
     const AppRun refused =
         runApp({QStringLiteral("--open"), axis, QStringLiteral("--quit")}, home, kMs);
     QCOMPARE(refused.exitCode, 2);
-    QVERIFY2(refused.err.contains(QStringLiteral("sweep axis 'tpb' has no values")),
+    QVERIFY2(refused.err.contains(QStringLiteral("axis 'tpb' has no values")),
              qPrintable(refused.err));
     const QString shot = QDir(dir_).filePath(QStringLiteral("after-refusal.png"));
     const AppRun normal =
@@ -173,7 +173,7 @@ class TstAutomation : public QObject {
     const AppRun label =
         runApp({QStringLiteral("--open"), labelFile, QStringLiteral("--quit")}, home, kMs);
     QCOMPARE(label.exitCode, 2);
-    QVERIFY2(label.err.contains(QStringLiteral("label 2147483646 at point 7 is outside -1..3")),
+    QVERIFY2(label.err.contains(QStringLiteral("labels[7] = 2147483646 is outside -1..3")),
              qPrintable(label.err));
 
     const QString fifo = QDir(dir_).filePath(QStringLiteral("pipe.json"));

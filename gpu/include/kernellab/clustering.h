@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -57,6 +58,9 @@ const std::vector<std::string>& kernelNames(Family family, const VariantInfo& v)
 
 // ---- points -------------------------------------------------------------------------------------
 
+// The most points a run takes: point indices are 32-bit in the kernels.
+inline constexpr int64_t kMaxPoints = 2147483646;
+
 struct PointSet {
   int64_t n = 0;
   int d = 0;
@@ -88,9 +92,24 @@ PointSet generatePointsAt(const ClusteringProblem& p, uint64_t seed,
 
 // .csv (header optional; comma, semicolon, tab or space separated) or .npy (float32/float64,
 // C order, shape (N, D) or (N,)). Throws InputError naming the file, line and field (CSV) or the
-// header field (.npy): malformed numbers, NaN/Inf, values beyond float32, ragged rows, no points,
-// D = 0, wrong dtype, Fortran order, truncated data.
+// header field (.npy): not a regular file (directory, FIFO, device), not UTF-8 text, more data
+// than the memory available, malformed numbers, NaN/Inf, values beyond float32, ragged rows, no
+// points, D = 0, wrong dtype, Fortran order, truncated data. docs/input-files.md lists them.
 PointSet loadPoints(const std::string& path);
+// The same parsers on bytes already in memory (fuzz targets, tests); `source` names them.
+PointSet parsePointsCsv(std::string_view text, const std::string& source);
+PointSet parsePointsNpy(std::string_view bytes, const std::string& source);
+
+// A points file's size before its data is read: exact from a .npy header; for a CSV, D from the
+// first data line and N estimated from the bytes per line of the first megabyte (exact when the
+// file is smaller). Refuses what loadPoints refuses about the file itself.
+struct PointsFileShape {
+  int64_t n = 0;
+  int d = 0;
+  bool exact = false;
+  uint64_t fileBytes = 0;
+};
+PointsFileShape peekPointsShape(const std::string& path);
 
 // Given initial centers: a K x D points file; throws InputError when its shape is not K x D.
 std::vector<float> loadCenters(const std::string& path, int k, int d);
@@ -183,8 +202,36 @@ double squaredDistance(const PointSet& s, int64_t i, const float* center);
 // rounding may order either way.
 double tieTolerance(int d);
 
-// k-means inertia and per-iteration scores must match the reference to this relative error.
+// k-means inertia and per-iteration scores must match the reference to this relative error, at
+// least (scoreTolerance grows it with D and N).
 inline constexpr double kInertiaTolerance = 1e-5;
+
+// Relative tolerance of a k-means score (the sum over N points of float32 squared distances of D
+// terms, accumulated in double) against the same sum in double: each distance carries at most
+// (D + 2) u of relative error (u = 2^-24: the difference, the square and D - 1 additions, all
+// terms >= 0), the double sum over N points at most N 2^-53; never below kInertiaTolerance.
+double scoreTolerance(int64_t n, int d);
+
+// ---- coordinate range -----------------------------------------------------------------------
+// The kernels compute squared distances in float32. A coordinate above maxCoordinate(D) can make
+// one overflow (D (2|x|)^2 > FLT_MAX / 2), and points that all lie within minSpan() of each other
+// have squared differences in float32's subnormal range, where precision is lost: both are
+// refused with the value and the limit (docs/input-files.md), never left to fail verification.
+double maxCoordinate(int d);
+// The most dimensions a run takes: beyond 2^20 the float32 error bound of one distance,
+// 4 (D + 2) 2^-24 (tieTolerance), passes 25 %, and verification could no longer tell a wrong
+// label from rounding.
+inline constexpr int kMaxDimensions = 1 << 20;
+double minSpan();
+struct CoordinateRange {
+  double maxAbs = 0;     // largest |coordinate|
+  double spanBound = 0;  // an upper bound of the largest per-coordinate span (2x the largest
+                         // difference from the first point)
+};
+CoordinateRange coordinateRange(const float* values, int64_t n, int d);
+// Throws InputError naming `what` (the file or the generator), the value and the limit.
+void checkCoordinateRange(const PointSet& s, const std::vector<float>& centers,
+                          const std::string& what);
 
 // Checks every point: its label and squared distance against the reference along the run's
 // center sequence, and that sequence itself (each center the farthest point, or a near tie).

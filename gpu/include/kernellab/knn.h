@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kernellab/knn_phases.h"
@@ -56,8 +57,11 @@ struct ImageShape {
 // Reads the header: float32 or float64, C order, shape (rows, cols) or (rows, cols, C) with
 // C <= 32. Throws InputError naming the file, the value and the limit.
 ImageShape readNpyShape(const std::string& path);
-// Reads the whole file; also refuses NaN and Inf (naming the first one's position).
+// Reads the whole file (a regular file, its data size checked against the header and the memory
+// available first); also refuses NaN and Inf (naming the first one's position).
 Image loadNpyImage(const std::string& path);
+// The same from bytes already in memory (the fuzz target and tests); `source` names them.
+Image parseNpyImage(std::string_view bytes, const std::string& source);
 // Writes float32 (rows, cols, C) in C order (rows, cols when C == 1): for tests and exports.
 void saveNpyImage(const std::string& path, const Image& image);
 

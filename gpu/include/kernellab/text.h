@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,12 +13,15 @@ namespace kernellab {
 std::string toLower(std::string s);
 std::vector<std::string> splitList(const std::string& s, char sep = ',');
 
-// Whole-string integer; throws InputError naming `what` and the text.
+// Whole-string 64-bit integer (checked_number.h); throws InputError naming `what` and the text.
 int64_t parseInteger(const std::string& text, const std::string& what);
-// "WxH" (also "W,H" and "WXH"); throws InputError naming `what`.
-std::pair<int64_t, int64_t> parseSize(const std::string& text, const std::string& what);
-// "AxBxC..." with 1 to 4 positive-or-zero integers.
-std::vector<int64_t> parseDims(const std::string& text, const std::string& what);
+// "WxH" (also "W,H" and "WXH"); throws InputError naming `what`, the value and the limit.
+std::pair<int64_t, int64_t> parseSize(const std::string& text, const std::string& what,
+                                      int64_t maxEach = std::numeric_limits<int64_t>::max());
+// "AxBxC..." with 2 to 4 integers in 0..maxEach (callers storing int pass INT_MAX, so
+// 4294967673x329 is refused instead of wrapping to 377 rows).
+std::vector<int64_t> parseDims(const std::string& text, const std::string& what,
+                               int64_t maxEach = std::numeric_limits<int64_t>::max());
 
 // "1.23 GB", "512 MiB"-free decimal formatting used in messages.
 std::string formatBytes(double bytes);

@@ -11,10 +11,13 @@
 #include <mutex>
 
 #include "clustering_backend.h"
+#include "clustering_budget.h"
 #include "family_runners.h"
 #include "fault_injection.h"
+#include "kernellab/checked_number.h"
 #include "kernellab/clustering.h"
 #include "kernellab/errors.h"
+#include "kernellab/host_memory.h"
 #include "kernellab/text.h"
 #include "kmeans_stop.h"
 
@@ -23,8 +26,6 @@ namespace kernellab::detail {
 using namespace kernellab::clustering;
 
 namespace {
-
-constexpr int64_t kMaxPoints = 2147483646;  // point indices are 32-bit in the kernels
 
 // ---- caches: the same dataset, initial centers and references serve every variant of a run and
 // every run of a sweep or bench over the same data (a reference at N = 1e6, D = 200 costs seconds).
@@ -128,18 +129,6 @@ Shape shapeOf(const RunRequest& r) {
 
 int gridFor(int64_t n, int tpb) { return static_cast<int>((n + tpb - 1) / tpb); }
 
-// Device bytes of one variant's buffers (the runner allocates one variant at a time).
-double variantDeviceBytes(int64_t n, int d, int k, int tpb) {
-  const double grid = gridFor(n, tpb);
-  const double points = 4.0 * double(n) * d;
-  const double perPoint = 8.0 * double(n);  // labels + distances
-  const double scratch =
-      16.0 * std::max(grid, double(k)) * tpb;  // global scratch: float+double+int
-  // Twice the points: the generated point-major copy is staged on the device while the GPU
-  // transpose arranges it.
-  return 2.0 * points + perPoint + 8.0 * grid + 4.0 * double(k) * d + 24.0 * k + scratch;
-}
-
 // Effective bytes of one launch: each input read once, each output written once.
 double kernelBytes(Family f, size_t kernel, int64_t n, int d, int k, int grid) {
   const double points = 4.0 * double(n) * d, perPoint = 4.0 * double(n),
@@ -221,9 +210,53 @@ std::vector<int64_t> histogram(const std::vector<int32_t>& labels, int k) {
 
 }  // namespace
 
+namespace {
+
+// Refuses a run whose buffers (clustering_budget.h) do not fit in the memory available now.
+void checkBudget(const RunRequest& r, const BackendDecision& d,
+                 const std::vector<VariantInfo>& list, int64_t n, int dims, bool loaded,
+                 const std::string& size) {
+  BudgetInput in;
+  in.family = r.family;
+  in.n = n;
+  in.d = dims;
+  in.k = r.clustering.k;
+  in.tpb = r.launch.threadsPerBlock;
+  in.variants = list;
+  in.measureCeilings = r.measureCeilings;
+  in.useCuda = d.useCuda;
+  in.pointsLoaded = loaded;
+  in.generated = r.clustering.inputPath.empty();
+  in.fixedPointStop =
+      r.family == Family::KMeans && r.clustering.stopRule == StopRule::FixedPoint;
+  const MemoryNeed need = estimateMemory(in);
+  if (d.useCuda) {
+    const uint64_t available = availableMemory(d);
+    if (available > 0 && need.deviceBytes() > double(available))
+      throw InputError(size + " needs " + formatBytes(need.deviceBytes()) + " of device memory (" +
+                       describeParts(need.device) + "); " + d.device.name + " has " +
+                       formatBytes(double(available)) + " available");
+  }
+  const HostMemory host = availableHostMemory();
+  if (host.known && need.hostBytes() > double(host.availableBytes))
+    throw InputError(size + " needs " + formatBytes(need.hostBytes()) + " of host memory (" +
+                     describeParts(need.host) + "); " + formatBytes(double(host.availableBytes)) +
+                     " is available (" + host.limitedBy + ")");
+}
+
+void checkDimensions(int64_t dims, const std::string& what) {
+  if (dims > kMaxDimensions)
+    throw InputError(what + " has D = " + std::to_string(dims) + " dimensions; at most " +
+                     std::to_string(kMaxDimensions) +
+                     " (beyond, float32 distances carry more than 25 % rounding error and "
+                     "verification cannot tell a wrong label from rounding)");
+}
+
+}  // namespace
+
 void validateClustering(const RunRequest& r, const BackendDecision& d) {
   const ClusteringProblem& p = r.clustering;
-  parseVariants(r.variants, r.family, d.useCuda, d.note);
+  const std::vector<VariantInfo> list = parseVariants(r.variants, r.family, d.useCuda, d.note);
   if (r.repetitions < 1 || r.repetitions > 100000)
     throw InputError("--reps " + std::to_string(r.repetitions) + " is outside 1..100000");
   if (r.warmup < 0 || r.warmup > 1000)
@@ -239,47 +272,45 @@ void validateClustering(const RunRequest& r, const BackendDecision& d) {
     if (p.maxIterations < 1 || p.maxIterations > 1000000)
       throw InputError("--max-iter " + std::to_string(p.maxIterations) + " is outside 1..1000000");
     if (!(p.epsilon >= 0) || !std::isfinite(p.epsilon))
-      throw InputError("--epsilon " + formatFixed(p.epsilon, 6) + " must be a number >= 0");
+      throw InputError("--epsilon " + numberText(p.epsilon) + " must be a number >= 0");
   } else {
     firstCenter(PointSet{1, 1, {0.0f}, {}, {}}, p.init, r.seed);  // refuses kmeans++ and given
   }
   if (p.inputPath.empty()) {
     if (!(p.radius > 0) || !std::isfinite(p.radius))
-      throw InputError("radius " + formatFixed(p.radius, 3) + " must be a positive number");
+      throw InputError("radius " + numberText(p.radius) + " must be a positive number");
     if (!(p.noiseFraction >= 0 && p.noiseFraction < 1))
-      throw InputError("noise fraction " + formatFixed(p.noiseFraction, 3) + " is outside [0, 1)");
+      throw InputError("--noise " + numberText(p.noiseFraction) + " is outside [0, 1)");
+  }
+  // A points file: its size from the .npy header (or the CSV's first lines) and the memory it
+  // and the run will need, before the file itself is read.
+  const bool cached = static_cast<bool>(pointCache().get(datasetKey(r)));
+  if (!p.inputPath.empty() && !cached) {
+    const PointsFileShape peek = peekPointsShape(p.inputPath);
+    const std::string what = "--input " + p.inputPath;
+    checkDimensions(peek.d, what);
+    checkBudget(r, d, list, peek.n, peek.d, false,
+                what + " (" + (peek.exact ? "" : "about ") + std::to_string(peek.n) +
+                    " points of D = " + std::to_string(peek.d) + ")");
   }
   const Shape s = shapeOf(r);
+  checkDimensions(s.d, p.inputPath.empty() ? "--d" : "--input " + p.inputPath);
   if (s.n > kMaxPoints)
     throw InputError("--n " + std::to_string(s.n) + " is above " + std::to_string(kMaxPoints) +
                      " (point indices are 32-bit)");
   if (p.k > s.n)
     throw InputError("--k " + std::to_string(p.k) + " is larger than " + s.what +
                      " (K clusters need at least K points)");
+  std::vector<float> given;
   if (r.family == Family::KMeans && p.init == InitMethod::Given) {
     if (p.centersPath.empty()) throw InputError("--init given needs --centers FILE");
-    loadCenters(p.centersPath, p.k, s.d);
+    given = loadCenters(p.centersPath, p.k, s.d);
   }
-
-  // Memory: one variant's buffers (plus the ceiling's two copies of the points) on the device;
-  // the points, their arranged copy and the reference's per-point arrays on the host.
-  const double pointBytes = 4.0 * double(s.n) * s.d;
-  const double deviceNeed =
-      std::max(variantDeviceBytes(s.n, s.d, p.k, tpb), r.measureCeilings ? 2.0 * pointBytes : 0.0);
-  const uint64_t available = availableMemory(d);
+  // Loaded points are in memory now: their squared distances must fit float32 (generated points
+  // are checked in runClustering, once made).
+  if (!p.inputPath.empty()) checkCoordinateRange(*dataset(r), given, "--input " + p.inputPath);
   const std::string size = "--n " + std::to_string(s.n) + " --d " + std::to_string(s.d);
-  if (d.useCuda && available > 0 && deviceNeed > double(available))
-    throw InputError(size + " needs " + formatBytes(deviceNeed) + " of device memory; " +
-                     d.device.name + " has " + formatBytes(double(available)) + " available");
-  // The fixed-point stop rule keeps this and the previous iteration's labels on the host.
-  const double stopCheck =
-      r.family == Family::KMeans && p.stopRule == StopRule::FixedPoint ? 8.0 * double(s.n) : 0.0;
-  const double hostNeed =
-      2.0 * pointBytes + 40.0 * double(s.n) + stopCheck + (d.useCuda ? 0.0 : deviceNeed);
-  const uint64_t hostBytes = cpuDeviceInfo().globalMemBytes;
-  if (hostBytes > 0 && hostNeed > double(hostBytes))
-    throw InputError(size + " needs " + formatBytes(hostNeed) +
-                     " of host memory; this machine has " + formatBytes(double(hostBytes)));
+  checkBudget(r, d, list, s.n, s.d, !p.inputPath.empty() || cached, size);
 }
 
 namespace {
@@ -636,6 +667,12 @@ RunResult runClustering(const RunRequest& r, const BackendDecision& d, const Run
   } else {
     first = firstCenter(s, r.clustering.init, r.seed);
   }
+  // Generated points (a file's were checked by validateClustering): squared distances must fit
+  // float32, also to given centers.
+  if (r.clustering.inputPath.empty())
+    checkCoordinateRange(
+        s, init ? init->values : std::vector<float>{},
+        std::string("the generated points (radius ") + numberText(r.clustering.radius) + ")");
   hooks.throwIfCancelled();
 
   std::unique_ptr<Backend> backend;

@@ -93,8 +93,11 @@ KMeansReference referenceKMeans(const PointSet& s, const std::vector<float>& ini
   KMeansReference r;
   r.centers.assign(initial.begin(), initial.end());
   r.labels.assign(static_cast<size_t>(n), -1);
-  std::vector<double> sums(static_cast<size_t>(kChunks) * k * d);
-  std::vector<int64_t> counts(static_cast<size_t>(kChunks) * k);
+  // parallelChunks never makes more chunks than points: N = 3 at D = 1e6 needs 3 partial sums
+  // per cluster, not 256 (which was 4 GB).
+  const int64_t chunks = std::min<int64_t>(kChunks, std::max<int64_t>(1, n));
+  std::vector<double> sums(static_cast<size_t>(chunks) * k * d);
+  std::vector<int64_t> counts(static_cast<size_t>(chunks) * k);
   std::vector<double> chunkScore(kChunks);
   double previous = 0;
   for (int it = 0; it < maxIterations; ++it) {
@@ -102,7 +105,7 @@ KMeansReference referenceKMeans(const PointSet& s, const std::vector<float>& ini
       // Means of the previous labels, summed per chunk and combined in chunk order.
       std::fill(sums.begin(), sums.end(), 0.0);
       std::fill(counts.begin(), counts.end(), 0);
-      parallelChunks(n, kChunks, [&](int64_t chunk, int64_t b, int64_t e) {
+      parallelChunks(n, chunks, [&](int64_t chunk, int64_t b, int64_t e) {
         double* sum = &sums[static_cast<size_t>(chunk) * k * d];
         int64_t* count = &counts[static_cast<size_t>(chunk) * k];
         for (int64_t i = b; i < e; ++i) {
@@ -114,11 +117,11 @@ KMeansReference referenceKMeans(const PointSet& s, const std::vector<float>& ini
       });
       for (int c = 0; c < k; ++c) {
         int64_t total = 0;
-        for (int64_t ch = 0; ch < kChunks; ++ch) total += counts[static_cast<size_t>(ch) * k + c];
+        for (int64_t ch = 0; ch < chunks; ++ch) total += counts[static_cast<size_t>(ch) * k + c];
         if (total == 0) continue;  // an empty cluster keeps its center
         for (int j = 0; j < d; ++j) {
           double acc = 0;
-          for (int64_t ch = 0; ch < kChunks; ++ch)
+          for (int64_t ch = 0; ch < chunks; ++ch)
             acc += sums[(static_cast<size_t>(ch) * k + c) * d + j];
           r.centers[static_cast<size_t>(c) * d + j] = acc / double(total);
         }

@@ -56,6 +56,17 @@ std::string neverWritten(int64_t i) {
 
 double tieTolerance(int d) { return std::max(1e-6, 4.0 * (d + 2) * kUnitRoundoff); }
 
+double scoreTolerance(int64_t n, int d) {
+  // gamma_m = m u / (1 - m u) bounds m roundings of non-negative terms (Higham, "Accuracy and
+  // Stability of Numerical Algorithms", 3.1): m = D + 2 in float32 for one distance (difference,
+  // square, D - 1 additions), then N additions in double for the score. kMaxDimensions keeps
+  // m u far below 1.
+  const double m = double(d) + 2.0;
+  const double perDistance = m * kUnitRoundoff / std::max(1e-3, 1.0 - m * kUnitRoundoff);
+  const double overPoints = double(n) * std::ldexp(1.0, -53);
+  return std::max(kInertiaTolerance, perDistance + overPoints);
+}
+
 Verification verifyKCenters(const PointSet& s, const KCentersReference& reference,
                             const ClusteringOutput& run, const std::vector<float>& distances,
                             const std::vector<float>& radius) {
@@ -166,7 +177,8 @@ Verification verifyKMeans(const PointSet& s, const KMeansReference& reference,
   v.reference = "CPU k-means in double from the same initial centers, " +
                 std::to_string(reference.iterations) + " iteration(s)";
   const double tol = tieTolerance(s.d);
-  v.tolerance = kInertiaTolerance;
+  const double scoreTol = scoreTolerance(s.n, s.d);
+  v.tolerance = scoreTol;
   const int k = static_cast<int>(reference.sizes.size());
   const int64_t n = s.n;
   Problems p;
@@ -206,7 +218,7 @@ Verification verifyKMeans(const PointSet& s, const KMeansReference& reference,
   };
   const double inertiaErr = relative(run.inertia, reference.inertia);
   maxRel = std::max(maxRel, inertiaErr);
-  if (!(inertiaErr <= kInertiaTolerance))
+  if (!(inertiaErr <= scoreTol))
     p.add("inertia " + num(run.inertia) + ", reference " + num(reference.inertia) +
           " (relative error " + num(inertiaErr) + ")");
   if (scores.size() != reference.scores.size()) {
@@ -216,7 +228,7 @@ Verification verifyKMeans(const PointSet& s, const KMeansReference& reference,
     for (size_t it = 0; it < scores.size(); ++it) {
       const double e = relative(scores[it], reference.scores[it]);
       maxRel = std::max(maxRel, e);
-      if (!(e <= kInertiaTolerance)) {
+      if (!(e <= scoreTol)) {
         p.add("score of iteration " + std::to_string(it + 1) + ": " + num(scores[it]) +
               ", reference " + num(reference.scores[it]));
         break;
@@ -255,7 +267,7 @@ Verification verifyKMeans(const PointSet& s, const KMeansReference& reference,
     v.note = p.first;
   } else {
     v.note = "every label checked; inertia and " + std::to_string(scores.size()) +
-             " iteration score(s) within " + num(kInertiaTolerance) + " relative";
+             " iteration score(s) within " + num(scoreTol) + " relative";
     if (ties) v.note += "; " + std::to_string(ties) + " point(s) at a tie between two clusters";
   }
   return v;
@@ -362,7 +374,7 @@ void KMeansStepCheck::iteration(const std::vector<float>& centers,
   const double err = expectedScore > 0 ? std::fabs(score - expectedScore) / expectedScore
                                        : std::fabs(score - expectedScore);
   maxError_ = std::max(maxError_, err);
-  if (!(err <= kInertiaTolerance))
+  if (!(err <= scoreTolerance(n, d)))
     problem(it + "score " + num(score) + ", the labels' squared distances sum to " +
             num(expectedScore));
   std::vector<int64_t> hist(static_cast<size_t>(k_), 0);
@@ -384,7 +396,7 @@ Verification KMeansStepCheck::finish(const ClusteringOutput& run) const {
   Verification v;
   v.performed = true;
   v.reference = "CPU in double, iteration by iteration from the run's own centers and labels";
-  v.tolerance = kInertiaTolerance;
+  v.tolerance = scoreTolerance(s_.n, s_.d);
   v.compared = static_cast<uint64_t>(s_.n) * static_cast<uint64_t>(std::max(1, iterations_));
   uint64_t problems = problems_;
   std::string first = firstProblem_;
@@ -413,7 +425,7 @@ Verification KMeansStepCheck::finish(const ClusteringOutput& run) const {
         std::to_string(s_.n) + " points");
   }
   if (run.centers != lastCenters_) add("the reported centers are not the last iteration's");
-  if (!(std::fabs(run.inertia - lastScore_) <= kInertiaTolerance * std::fabs(lastScore_)))
+  if (!(std::fabs(run.inertia - lastScore_) <= v.tolerance * std::fabs(lastScore_)))
     add("reported inertia " + num(run.inertia) + ", the last iteration's score is " +
         num(lastScore_));
   v.mismatches = problems;

@@ -5,6 +5,7 @@
 #include "family_runners.h"
 #include "fault_injection.h"
 #include "kernellab/errors.h"
+#include "kernellab/host_memory.h"
 #include "kernellab/knn.h"
 #include "kernellab/text.h"
 #include "knn_backend.h"
@@ -22,12 +23,10 @@ void validateKnn(const RunRequest& r, const BackendDecision& d) {
   // The host keeps the image, the downloaded lists and up to two references.
   const double pixels = static_cast<double>(shape.rows) * shape.cols;
   const double hostNeeded = 4.0 * pixels * shape.components + 3.0 * 8.0 * pixels * r.knn.k;
-  const uint64_t hostBytes = cpuDeviceInfo().globalMemBytes;
-  if (hostBytes > 0 && hostNeeded > static_cast<double>(hostBytes))
-    throw InputError("--image " + std::to_string(shape.rows) + "x" + std::to_string(shape.cols) +
-                     "x" + std::to_string(shape.components) + " needs " + formatBytes(hostNeeded) +
-                     " of host memory for the lists and references; this machine has " +
-                     formatBytes(static_cast<double>(hostBytes)));
+  requireHostMemory(hostNeeded, "--image " + std::to_string(shape.rows) + "x" +
+                                    std::to_string(shape.cols) + "x" +
+                                    std::to_string(shape.components) +
+                                    " (the image, the lists and the references)");
 }
 
 namespace {

@@ -5,10 +5,14 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <new>
 #include <thread>
 
 #include "kernellab/errors.h"
+#include "kernellab/host_memory.h"
+#include "kernellab/input_file.h"
 #include "kernellab/knn.h"
+#include "kernellab/npy_header.h"
 
 namespace kernellab::knn {
 namespace {
@@ -117,103 +121,19 @@ Image makeImage(int rows, int cols, int components, uint64_t seed) {
 }
 
 // ---- .npy -----------------------------------------------------------------------------------
-// Format: "\x93NUMPY", major, minor, header length (uint16 for 1.x, uint32 for 2.x and 3.x), then
-// a Python dict literal {'descr': '<f4', 'fortran_order': False, 'shape': (r, c, k), } and the
-// data. https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
+// The header is read by readNpyHeader (npy_header.h): magic, version, dict, checked shape
+// product and the data size against the file size, before anything else is allocated.
 
 namespace {
 
-struct NpyHeader {
-  std::string descr;
-  bool fortran = false;
-  std::vector<int64_t> shape;
-  size_t dataOffset = 0;
-};
-
-std::string dictValue(const std::string& header, const std::string& key, const std::string& path) {
-  const auto k = header.find("'" + key + "'");
-  if (k == std::string::npos)
-    throw InputError(path + ": not a .npy header we can read (no '" + key + "' entry)");
-  auto colon = header.find(':', k);
-  if (colon == std::string::npos) throw InputError(path + ": malformed .npy header near '" + key + "'");
-  size_t b = colon + 1;
-  while (b < header.size() && header[b] == ' ') ++b;
-  size_t e = b;
-  if (b < header.size() && header[b] == '(') {
-    e = header.find(')', b);
-    if (e == std::string::npos) throw InputError(path + ": malformed .npy shape");
-    return header.substr(b, e - b + 1);
-  }
-  if (b < header.size() && header[b] == '\'') {
-    e = header.find('\'', b + 1);
-    if (e == std::string::npos) throw InputError(path + ": malformed .npy header near '" + key + "'");
-    return header.substr(b + 1, e - b - 1);
-  }
-  while (e < header.size() && header[e] != ',' && header[e] != '}') ++e;
-  std::string v = header.substr(b, e - b);
-  while (!v.empty() && v.back() == ' ') v.pop_back();
-  return v;
-}
-
-NpyHeader readHeader(std::ifstream& in, const std::string& path) {
-  char magic[8] = {};
-  in.read(magic, 8);
-  if (!in || std::memcmp(magic, "\x93NUMPY", 6) != 0)
-    throw InputError(path + ": not a .npy file (the magic string \\x93NUMPY is missing)");
-  const int major = static_cast<unsigned char>(magic[6]);
-  size_t headerLen = 0, prefix = 0;
-  if (major == 1) {
-    unsigned char len[2];
-    in.read(reinterpret_cast<char*>(len), 2);
-    headerLen = len[0] | (len[1] << 8);
-    prefix = 10;
-  } else if (major == 2 || major == 3) {
-    unsigned char len[4];
-    in.read(reinterpret_cast<char*>(len), 4);
-    headerLen = len[0] | (len[1] << 8) | (len[2] << 16) | (static_cast<size_t>(len[3]) << 24);
-    prefix = 12;
-  } else {
-    throw InputError(path + ": .npy format version " + std::to_string(major) +
-                     " is not supported (1, 2 or 3)");
-  }
-  if (!in || headerLen > (1u << 20)) throw InputError(path + ": truncated or corrupt .npy header");
-  std::string header(headerLen, '\0');
-  in.read(header.data(), static_cast<std::streamsize>(headerLen));
-  if (!in) throw InputError(path + ": truncated .npy header");
-  NpyHeader h;
-  h.dataOffset = prefix + headerLen;
-  h.descr = dictValue(header, "descr", path);
-  h.fortran = dictValue(header, "fortran_order", path) == "True";
-  const std::string shape = dictValue(header, "shape", path);
-  std::string cur;
-  for (char c : shape.substr(1)) {
-    if (c >= '0' && c <= '9') {
-      cur.push_back(c);
-    } else if (c == ',' || c == ')') {
-      if (!cur.empty()) h.shape.push_back(std::stoll(cur));
-      cur.clear();
-    } else if (c != ' ' && c != 'L') {
-      throw InputError(path + ": malformed .npy shape " + shape);
-    }
-  }
-  return h;
-}
-
 std::string shapeText(const std::vector<int64_t>& shape) {
-  std::string s = "(";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + (shape.size() == 1 ? ",)" : ")");
+  NpyHeader h;
+  h.shape = shape;
+  return h.shapeText();
 }
 
 ImageShape checkHeader(const NpyHeader& h, const std::string& path) {
-  if (h.descr != "<f4" && h.descr != "<f8") {
-    if (h.descr == ">f4" || h.descr == ">f8")
-      throw InputError(path + ": dtype '" + h.descr +
-                       "' is big-endian; save it little-endian (arr.astype('<f4'))");
-    throw InputError(path + ": dtype '" + h.descr +
-                     "' is not supported (float32 '<f4' or float64 '<f8')");
-  }
-  if (h.fortran)
+  if (h.fortranOrder)
     throw InputError(path + ": fortran_order is True; save a C-ordered array "
                      "(np.ascontiguousarray)");
   if (h.shape.size() != 2 && h.shape.size() != 3)
@@ -227,62 +147,98 @@ ImageShape checkHeader(const NpyHeader& h, const std::string& path) {
     throw InputError(path + ": shape " + shapeText(h.shape) + " has " + std::to_string(comps) +
                      " components; at most " + std::to_string(kMaxComponents) +
                      " are supported (reduce with PCA first)");
-  if (rows * cols * comps > std::numeric_limits<int32_t>::max())
+  // h.elements is the checked product (readNpyHeader refuses one beyond 64 bits).
+  if (h.elements > static_cast<uint64_t>(std::numeric_limits<int32_t>::max()))
     throw InputError(path + ": shape " + shapeText(h.shape) + " holds " +
-                     std::to_string(rows * cols * comps) + " values; at most 2147483647 " +
+                     std::to_string(h.elements) + " values; at most 2147483647 " +
                      "(32-bit indices) are supported");
   return {static_cast<int>(rows), static_cast<int>(cols), static_cast<int>(comps)};
+}
+
+// The image of a checked header: values decoded a chunk at a time (never a second copy of the
+// file in memory), interleaved (rows, cols, C) in the file, component-major planes in memory.
+Image decodeImage(const ByteSource& src, const NpyHeader& h, const ImageShape& s) {
+  const std::string& path = src.name();
+  const size_t item = static_cast<size_t>(h.itemBytes);
+  const int64_t n = static_cast<int64_t>(s.rows) * s.cols;
+  const size_t values = static_cast<size_t>(h.elements);
+  requireHostMemory(4.0 * double(values),
+                    path + " (" + std::to_string(values) + " float32 values)");
+  Image img;
+  img.rows = s.rows;
+  img.cols = s.cols;
+  img.components = s.components;
+  try {
+    img.planes.resize(values);
+  } catch (const std::bad_alloc&) {
+    throw InputError(path + ": not enough memory for its " + std::to_string(values) + " values");
+  }
+  constexpr size_t kChunkValues = 1 << 16;
+  std::vector<char> raw(kChunkValues * item);
+  for (size_t first = 0; first < values; first += kChunkValues) {
+    const size_t count = std::min(kChunkValues, values - first);
+    src.readExactly(h.dataOffset + first * item, raw.data(), count * item, "the image data");
+    for (size_t j = 0; j < count; ++j) {
+      const size_t i = first + j;
+      double v;
+      if (item == 8) {
+        std::memcpy(&v, raw.data() + j * 8, 8);
+      } else {
+        float f;
+        std::memcpy(&f, raw.data() + j * 4, 4);
+        v = f;
+      }
+      const int64_t p = static_cast<int64_t>(i) / s.components;
+      const int c = static_cast<int>(static_cast<int64_t>(i) % s.components);
+      // A float64 beyond float32's range: refused before the conversion (it would be UB).
+      const bool fits = std::isfinite(v) && std::fabs(v) <= std::numeric_limits<float>::max();
+      if (!fits)
+        throw InputError(
+            path + ": value at (" + std::to_string(p / s.cols) + ", " + std::to_string(p % s.cols) +
+            ", " + std::to_string(c) + ") is " +
+            (std::isnan(v) ? "NaN" : (std::isfinite(v) ? "beyond float32's range" : "Inf")) +
+            "; KNN needs finite features");
+      img.planes[static_cast<size_t>(c * n + p)] = static_cast<float>(v);
+    }
+  }
+  return img;
+}
+
+// The loaders name the option a bad path came from.
+template <class Fn>
+auto forInput(const std::string& path, Fn&& fn) {
+  try {
+    return fn();
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    if (what.rfind("cannot open", 0) == 0)  // "cannot open '<path>' for reading: <reason>"
+      throw InputError("--input " + path +
+                       ": cannot open the file for reading: " + what.substr(what.rfind(": ") + 2));
+    throw;
+  }
 }
 
 }  // namespace
 
 ImageShape readNpyShape(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("--input " + path + ": cannot open the file for reading");
-  return checkHeader(readHeader(in, path), path);
+  return forInput(path, [&] {
+    const InputFile file(path);
+    return checkHeader(readNpyHeader(file), path);
+  });
 }
 
 Image loadNpyImage(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("--input " + path + ": cannot open the file for reading");
-  const NpyHeader h = readHeader(in, path);
-  const ImageShape s = checkHeader(h, path);
-  const size_t item = h.descr == "<f8" ? 8 : 4;
-  const int64_t n = static_cast<int64_t>(s.rows) * s.cols;
-  const size_t values = static_cast<size_t>(n * s.components);
-  std::vector<char> raw(values * item);
-  in.read(raw.data(), static_cast<std::streamsize>(raw.size()));
-  const size_t got = static_cast<size_t>(in.gcount());
-  if (got != raw.size())
-    throw InputError(path + ": truncated: shape " + shapeText(h.shape) + " needs " +
-                     std::to_string(raw.size()) + " bytes of data, the file has " +
-                     std::to_string(got));
-  Image img;
-  img.rows = s.rows;
-  img.cols = s.cols;
-  img.components = s.components;
-  img.planes.resize(values);
-  // Interleaved (rows, cols, C) in the file; component-major planes in memory.
-  for (size_t i = 0; i < values; ++i) {
-    double v;
-    if (item == 8) {
-      std::memcpy(&v, raw.data() + i * 8, 8);
-    } else {
-      float f;
-      std::memcpy(&f, raw.data() + i * 4, 4);
-      v = f;
-    }
-    const int64_t p = static_cast<int64_t>(i) / s.components;
-    const int c = static_cast<int>(static_cast<int64_t>(i) % s.components);
-    const float f = static_cast<float>(v);
-    if (!std::isfinite(v) || !std::isfinite(f))
-      throw InputError(path + ": value at (" + std::to_string(p / s.cols) + ", " +
-                       std::to_string(p % s.cols) + ", " + std::to_string(c) + ") is " +
-                       (std::isnan(v) ? "NaN" : (std::isfinite(v) ? "beyond float32's range" : "Inf")) +
-                       "; KNN needs finite features");
-    img.planes[static_cast<size_t>(c * n + p)] = f;
-  }
-  return img;
+  return forInput(path, [&] {
+    const InputFile file(path);
+    const NpyHeader h = readNpyHeader(file);
+    return decodeImage(file, h, checkHeader(h, path));
+  });
+}
+
+Image parseNpyImage(std::string_view bytes, const std::string& source) {
+  const MemoryBytes src(bytes, source);
+  const NpyHeader h = readNpyHeader(src);
+  return decodeImage(src, h, checkHeader(h, source));
 }
 
 void saveNpyImage(const std::string& path, const Image& image) {

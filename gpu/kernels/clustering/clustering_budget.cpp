@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+// Memory estimate of a clustering run (clustering_budget.h) and the coordinate range check
+// (clustering.h). The buffer list mirrors the allocations in clustering_cpu_backend.cpp,
+// clustering.cu, the best engines, clustering_reference.cpp and clustering_verify.cpp; a new
+// buffer there belongs here too.
+#include "clustering_budget.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "clustering_parallel.h"
+#include "kernellab/errors.h"
+#include "kernellab/text.h"
+
+namespace kernellab::clustering {
+namespace {
+
+double sum(const std::vector<MemoryPart>& parts) {
+  double s = 0;
+  for (const auto& p : parts) s += p.bytes;
+  return s;
+}
+
+// Of two alternatives that are never allocated together (two variants, one after the other),
+// the larger one is the peak.
+std::vector<MemoryPart> larger(std::vector<MemoryPart> a, std::vector<MemoryPart> b) {
+  return sum(a) >= sum(b) ? a : b;
+}
+
+// Numbers in messages: three significant digits ("3.76e+18").
+std::string sci(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+constexpr float kFloatMax = std::numeric_limits<float>::max();
+constexpr float kFloatMin = std::numeric_limits<float>::min();  // smallest normal float
+
+}  // namespace
+
+double MemoryNeed::hostBytes() const { return sum(host); }
+double MemoryNeed::deviceBytes() const { return sum(device); }
+
+std::string describeParts(const std::vector<MemoryPart>& parts) {
+  std::vector<MemoryPart> sorted = parts;
+  std::sort(sorted.begin(), sorted.end(),
+            [](const MemoryPart& a, const MemoryPart& b) { return a.bytes > b.bytes; });
+  std::string out;
+  for (size_t i = 0; i < sorted.size() && i < 4; ++i) {
+    if (sorted[i].bytes <= 0) break;
+    out += (i ? ", " : "") + sorted[i].name + " " + formatBytes(sorted[i].bytes);
+  }
+  return out;
+}
+
+MemoryNeed estimateMemory(const BudgetInput& in) {
+  const double n = double(in.n), d = double(in.d), k = double(in.k), tpb = double(in.tpb);
+  const double grid = std::ceil(n / std::max(1.0, tpb));
+  const double points = 4.0 * n * d, centres = 4.0 * k * d;
+  const bool kmeans = in.family == Family::KMeans;
+  // The reference folds per-chunk partial sums (clustering_reference.cpp): at most 256 chunks,
+  // never more chunks than points.
+  const double chunks = std::min(256.0, std::max(1.0, n));
+  MemoryNeed need;
+
+  // ---- host: what lives for the whole run
+  if (!in.pointsLoaded) need.host.push_back({"points", points + (in.generated ? 4.0 * n : 0.0)});
+  if (kmeans) {
+    need.host.push_back({"initial centers", centres});
+    need.host.push_back({"reference sums", chunks * k * (8.0 * d + 8.0)});
+    need.host.push_back({"reference centers and labels", 8.0 * k * d + 4.0 * n});
+    // KMeansStepCheck (a replay after a tie): sums, centers and two label copies.
+    need.host.push_back({"replay check", 8.0 * k * d + 3.0 * centres + 8.0 * n});
+    // The fixed-point stop rule keeps this and the previous iteration's labels on the host.
+    if (in.fixedPointStop) need.host.push_back({"stop check labels", 8.0 * n});
+  } else {
+    need.host.push_back({"reference distances and labels", 12.0 * n + 24.0 * k});
+  }
+  // Every variant's result keeps its labels and centers; one variant's downloads in flight.
+  const double variants = double(std::max<size_t>(1, in.variants.size()));
+  need.host.push_back({"results", variants * (4.0 * n + centres) + 4.0 * n});
+
+  // ---- per variant (one at a time): the arranged copy and the backend's buffers
+  std::vector<MemoryPart> hostPeak, devicePeak;
+  if (in.measureCeilings) {
+    if (in.useCuda)
+      devicePeak = {{"copy ceiling buffers", 2.0 * points}};
+    else
+      hostPeak = {{"copy ceiling buffer", points}};
+  }
+  for (const VariantInfo& v : in.variants) {
+    const bool global = v.engine == Engine::Seed && v.memory == ScratchMemory::Global;
+    const double scratch = global ? 16.0 * std::max(grid, k) * tpb : 0.0;
+    const double perPoint = 4.0 * n + (kmeans ? 0.0 : 4.0 * n);  // labels (+ distances)
+    const double small = 8.0 * grid + 8.0 * k + centres + 12.0 * k;
+    // Both backends arrange the points in the variant's layout on the host first.
+    std::vector<MemoryPart> host{{"layout copy", points}};
+    if (!in.useCuda) {
+      host.push_back({"backend buffers", perPoint + small + scratch});
+      hostPeak = larger(hostPeak, host);
+      continue;
+    }
+    hostPeak = larger(hostPeak, host);
+    // The generated point-major copy is staged on the device while the GPU transpose arranges it
+    // (clustering.cu), so the points are there twice during the arrangement.
+    std::vector<MemoryPart> dev{{"device points (and the transpose's staging copy)", 2.0 * points},
+                                {"device buffers", perPoint + small + scratch}};
+    if (v.engine == Engine::Best && kmeans)
+      dev.push_back({"best k-means state", 3.0 * centres + 16.0 * k + 4.0 * n});
+    if (v.engine == Engine::Best && !kmeans)
+      dev.push_back({"best k-centers state", 8.0 * n + 8.0 * k + 8.0 * grid});
+    if (v.engine == Engine::Cublas)
+      dev.push_back({"cuBLAS distance matrix", 4.0 * n * k + 4.0 * k + 3.0 * centres + 4.0 * n});
+    devicePeak = larger(devicePeak, dev);
+  }
+  need.host.insert(need.host.end(), hostPeak.begin(), hostPeak.end());
+  need.device = devicePeak;
+  return need;
+}
+
+double maxCoordinate(int d) { return std::sqrt(double(kFloatMax) / (8.0 * std::max(1, d))); }
+
+double minSpan() { return 4096.0 * std::sqrt(double(kFloatMin)); }
+
+CoordinateRange coordinateRange(const float* values, int64_t n, int d) {
+  CoordinateRange r;
+  if (n <= 0 || d <= 0) return r;
+  constexpr int64_t kChunks = 64;
+  std::vector<double> maxAbs(kChunks, 0.0), spread(kChunks, 0.0);
+  const float* first = values;  // differences from point 0 bound the span: S' <= S <= 2 S'
+  detail::parallelChunks(n, kChunks, [&](int64_t c, int64_t b, int64_t e) {
+    double m = 0, s = 0;
+    for (int64_t i = b; i < e; ++i) {
+      const float* x = values + i * d;
+      for (int j = 0; j < d; ++j) {
+        m = std::max(m, double(std::fabs(x[j])));
+        s = std::max(s, std::fabs(double(x[j]) - double(first[j])));
+      }
+    }
+    maxAbs[static_cast<size_t>(c)] = m;
+    spread[static_cast<size_t>(c)] = s;
+  });
+  for (int64_t c = 0; c < kChunks; ++c) {
+    r.maxAbs = std::max(r.maxAbs, maxAbs[static_cast<size_t>(c)]);
+    r.spanBound = std::max(r.spanBound, 2.0 * spread[static_cast<size_t>(c)]);
+  }
+  return r;
+}
+
+void checkCoordinateRange(const PointSet& s, const std::vector<float>& centers,
+                          const std::string& what) {
+  CoordinateRange r = coordinateRange(s.values.data(), s.n, s.d);
+  const CoordinateRange c =
+      coordinateRange(centers.data(), static_cast<int64_t>(centers.size()) / std::max(1, s.d), s.d);
+  r.maxAbs = std::max(r.maxAbs, c.maxAbs);
+  const double limit = maxCoordinate(s.d);
+  if (r.maxAbs > limit)
+    throw InputError(what + ": the largest coordinate |x| = " + sci(r.maxAbs) +
+                     " is above the limit " + sci(limit) + " for D = " + std::to_string(s.d) +
+                     " (squared distances, up to D (2|x|)^2, would overflow float32); scale the "
+                     "data down, e.g. divide it by " +
+                     sci(std::exp2(std::ceil(std::log2(r.maxAbs / limit)))));
+  if (r.spanBound > 0 && r.spanBound < minSpan())
+    throw InputError(what + ": the points span at most " + sci(r.spanBound) +
+                     " in every coordinate, below the limit " + sci(minSpan()) +
+                     " (their squared differences would be subnormal float32 numbers and lose "
+                     "precision); scale the data up, e.g. multiply it by " +
+                     sci(std::exp2(std::ceil(std::log2(minSpan() / r.spanBound)))));
+}
+
+}  // namespace kernellab::clustering
