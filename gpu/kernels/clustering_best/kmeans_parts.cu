@@ -261,7 +261,13 @@ __device__ __forceinline__ void addPoint(double* sums, int k, int d, int q, int 
 
 }  // namespace
 
+// cp.async (sm_80+) copies global to shared memory without passing through registers, so a stage's
+// loads stay in flight while the previous stage is used. `srcBytes` < `size` zero-fills the rest
+// (cp.async's src-size operand). Turing (sm_75, in the default build's architectures) has no
+// cp.async: there the copy is a plain load and store, done before the call returns, so commit and
+// wait have nothing left to do; the results are the same, only the overlap is lost.
 __device__ __forceinline__ void copyAsync(void* dst, const void* src, int srcBytes, int size) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
   if (size == 16)
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src),
@@ -269,10 +275,26 @@ __device__ __forceinline__ void copyAsync(void* dst, const void* src, int srcByt
   else
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(src),
                  "r"(srcBytes));
+#else
+  if (srcBytes >= size && size == 16) {
+    *static_cast<float4*>(dst) = *static_cast<const float4*>(src);
+  } else if (srcBytes >= size && size == 4) {
+    *static_cast<float*>(dst) = *static_cast<const float*>(src);
+  } else {
+    const char* from = static_cast<const char*>(src);
+    char* to = static_cast<char*>(dst);
+    for (int i = 0; i < size; ++i) to[i] = i < srcBytes ? from[i] : char(0);
+  }
+#endif
 }
-__device__ __forceinline__ void commitAsync() { asm volatile("cp.async.commit_group;\n" ::); }
+__device__ __forceinline__ void commitAsync() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
 // Waits until at most `pending` groups are in flight (pending < kMaxStages).
 __device__ __forceinline__ void waitAsync(int pending) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   switch (pending) {
     case 0:
       asm volatile("cp.async.wait_group 0;\n" ::);
@@ -287,6 +309,9 @@ __device__ __forceinline__ void waitAsync(int pending) {
       asm volatile("cp.async.wait_group 3;\n" ::);
       break;
   }
+#else
+  (void)pending;
+#endif
 }
 
 // The |x|^2 sums and counts of the block's points: each thread a contiguous piece of the range,
