@@ -6,6 +6,7 @@
 #include "cli_commands.h"
 #include "cli_models.h"
 #include "cli_numbers.h"
+#include "cli_worker.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
 
@@ -73,6 +74,9 @@ int main(int argc, char** argv) {
       "access", "Access-pattern model: one warp's addresses, sectors and lines, shared-memory banks");
   addAccessOptions(access, acc);
 
+  WorkerOptions workerOptions;
+  auto* worker = addWorkerCommand(app, workerOptions);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -101,6 +105,7 @@ int main(int argc, char** argv) {
     if (occupancy->parsed()) return cmdOccupancy(occ);
     if (schedule->parsed()) return cmdSchedule(sched);
     if (access->parsed()) return cmdAccess(acc);
+    if (worker->parsed()) return cmdWorker(workerOptions);
   } catch (const InputError& e) {
     std::cerr << "kernellab-cli: error: " << e.what() << "\n";
     return 2;
