@@ -273,8 +273,13 @@ WorkerCommand commandFor(const Target& t, const QStringList& cliArgs,
     const QString cli =
         t.cliPath.trimmed().isEmpty() ? QStringLiteral("kernellab-cli") : t.cliPath.trimmed();
     const QString line = envPrefix(env) + cliLine(cli, cliArgs);
-    const QString remote = t.launch.trimmed().isEmpty() ? QStringLiteral("exec ") + line
-                                                        : fillTemplate(t.launch, line, env);
+    // Through sh whatever the login shell is (bash, zsh, fish): a worker ended by a signal then
+    // says which on stderr and in the exit code (ssh alone answers 255, like a lost connection).
+    const QString script =
+        (t.launch.trimmed().isEmpty() ? line : fillTemplate(t.launch, line, env)) +
+        QStringLiteral("; s=$?; if [ $s -gt 128 ]; then echo \"kernellab-cli worker ended by signal "
+                       "$((s-128)) on $(hostname)\" >&2; fi; exit $s");
+    const QString remote = QStringLiteral("sh -c ") + shellQuote(script);
     c.program = QStringLiteral("ssh");
     c.arguments = ssh->baseArguments(t);
     c.arguments << remote;

@@ -189,19 +189,25 @@ void WorkerRuns::onDied(WorkerProcess* w, const QString& message) {
                   tr("not run: every worker of the sweep ended (%1)").arg(message));
 }
 
-std::vector<WorkerRuns::Slot> WorkerRuns::slotsFor(bool sweep) const {
-  const Target& current = targets_.currentTarget();
-  if (!sweep) return {{current, -1}};
-  std::vector<Slot> lanes;
+std::vector<SweepSlot> planSweepSlots(const TargetList& targets, const std::function<int(const QString&)>& gpus) {
+  std::vector<SweepSlot> out;
   auto add = [&](const Target& t) {
-    const int gpus = info(t.name).gpus();
-    const int n = t.sweepWorkers > 0 ? t.sweepWorkers : std::max(1, gpus);
-    for (int i = 0; i < n; ++i)
-      lanes.push_back({t, gpus > 0 && (n > 1 || gpus > 1) ? i % gpus : -1});
+    const int g = gpus(t.name);
+    const int n = t.sweepWorkers > 0 ? t.sweepWorkers : std::max(1, g);
+    for (int i = 0; i < n; ++i) out.push_back({t.name, g > 0 && (n > 1 || g > 1) ? i % g : -1});
   };
+  const Target& current = targets.currentTarget();
   add(current);
-  for (const Target& t : targets_.all())
+  for (const Target& t : targets.all())
     if (t.name != current.name && t.shareSweeps && t.problem().isEmpty()) add(t);
+  return out;
+}
+
+std::vector<WorkerRuns::Slot> WorkerRuns::slotsFor(bool sweep) const {
+  if (!sweep) return {{targets_.currentTarget(), -1}};
+  std::vector<Slot> lanes;
+  for (const SweepSlot& s : planSweepSlots(targets_, [this](const QString& name) { return info(name).gpus(); }))
+    lanes.push_back({*targets_.find(s.target), s.gpu});
   return lanes;
 }
 

@@ -11,6 +11,7 @@
 #include <QMap>
 #include <QObject>
 #include <QThread>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -32,6 +33,17 @@ struct TargetInfo {
     return ok && hello.status.cudaUsable ? static_cast<int>(hello.status.cudaDevices.size()) : 0;
   }
 };
+
+// One worker of a sweep: a target and the GPU it gets (CUDA_VISIBLE_DEVICES), -1 for none.
+struct SweepSlot {
+  QString target;
+  int gpu = -1;
+};
+
+// How a sweep spreads: the current target first, then every other usable target that shares
+// sweeps; on each, its sweepWorkers workers, or one per GPU (`gpus` says how many a target has;
+// a worker per GPU gets that GPU alone, several workers on one GPU share it).
+std::vector<SweepSlot> planSweepSlots(const TargetList& targets, const std::function<int(const QString&)>& gpus);
 
 class WorkerRuns : public QObject {
   Q_OBJECT
