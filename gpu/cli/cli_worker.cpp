@@ -182,7 +182,8 @@ JobOutcome runJob(const json& job, std::atomic<bool>& cancel) {
     const bool onCuda = decideBackend(request.backend).useCuda;
     const int labelsMs = std::max(0, job.value("live_labels_ms", kDefaultLabelsMs));
 
-    Clock::time_point lastProgress{}, lastLabels = Clock::now();
+    // The first iteration's labels go out at once (the view shows the start), then a few a second.
+    Clock::time_point lastProgress{}, lastLabels{};
     double shown = 0;  // progress never goes backwards, whatever a stage reports
     RunHooks hooks;
     hooks.cancel = &cancel;

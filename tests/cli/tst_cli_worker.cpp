@@ -51,7 +51,8 @@ struct Worker {
     p.write(line.data(), static_cast<qint64>(line.size()));
   }
   // Reads until `done` holds for the stream, or the timeout.
-  kltest::Stream until(const std::function<bool(const kltest::Stream&)>& done, int timeoutMs = 120000) {
+  kltest::Stream until(const std::function<bool(const kltest::Stream&)>& done,
+                       int timeoutMs = 120000) {
     QElapsedTimer t;
     t.start();
     kltest::Stream s;
@@ -110,7 +111,8 @@ class TstCliWorker : public QObject {
       if (e["event"] == "error") error = e;
     QCOMPARE(error["job"].get<int>(), 2);
     QVERIFY(error["input_error"].get<bool>());
-    QVERIFY(QString::fromStdString(error["message"].get<std::string>()).contains(QStringLiteral("24")));
+    QVERIFY(
+        QString::fromStdString(error["message"].get<std::string>()).contains(QStringLiteral("24")));
     QCOMPARE(s.count("result"), 2);
     w.p.closeWriteChannel();
     QVERIFY(w.p.waitForFinished(30000));
@@ -129,14 +131,22 @@ class TstCliWorker : public QObject {
     r.repetitions = 1;
     r.warmup = 0;
     r.backend = BackendChoice::Cpu;
-    w.send({{"protocol", worker::kProtocol}, {"job", 1}, {"command", "run"}, {"request", r}, {"live_labels_ms", 0.0}});
+    w.send({{"protocol", worker::kProtocol},
+            {"job", 1},
+            {"command", "run"},
+            {"request", r},
+            {"live_labels_ms", 0.0}});
     const auto s = w.until([](const kltest::Stream& s) { return s.count("ready") >= 1; });
     QVERIFY(s.count("iteration") >= 2);
     QVERIFY(s.first("iteration")["record"].contains("score"));
     // live_labels_ms 0: records only. Then 1 ms: labels with (almost) every record, packed.
     QVERIFY(!s.first("iteration").contains("current"));
     Worker w2;
-    w2.send({{"protocol", worker::kProtocol}, {"job", 1}, {"command", "run"}, {"request", r}, {"live_labels_ms", 1}});
+    w2.send({{"protocol", worker::kProtocol},
+             {"job", 1},
+             {"command", "run"},
+             {"request", r},
+             {"live_labels_ms", 1}});
     const auto s2 = w2.until([](const kltest::Stream& s) { return s.count("ready") >= 1; });
     bool labels = false;
     for (int i = 0; i < s2.events.size(); ++i)
@@ -159,7 +169,8 @@ class TstCliWorker : public QObject {
     t.start();
     w.p.closeWriteChannel();
     while (!kltest::processGone(pid) && t.elapsed() < 5000) QTest::qWait(10);
-    qInfo("MEASURE lifeline: worker gone %lld ms after its stdin closed", static_cast<long long>(t.elapsed()));
+    qInfo("MEASURE lifeline: worker gone %lld ms after its stdin closed",
+          static_cast<long long>(t.elapsed()));
     QVERIFY2(t.elapsed() < 1000, qPrintable(QString::number(t.elapsed())));
   }
 
@@ -170,7 +181,9 @@ class TstCliWorker : public QObject {
     w.send(job);
     const auto s = w.until([](const kltest::Stream& s) { return s.count("error") >= 1; });
     const std::string m = s.first("error")["message"].get<std::string>();
-    QVERIFY2(m.find("protocol 99") != std::string::npos && m.find("protocol 1") != std::string::npos, m.c_str());
+    QVERIFY2(
+        m.find("protocol 99") != std::string::npos && m.find("protocol 1") != std::string::npos,
+        m.c_str());
     QVERIFY(w.p.waitForFinished(30000));
     QCOMPARE(w.p.exitCode(), 2);
   }
@@ -182,14 +195,16 @@ class TstCliWorker : public QObject {
   }
 
   void anEmulatedGpuFaultAbortsTheWorker() {
-    if (kltest::cudaUnavailableReason().isEmpty()) QSKIP("a GPU works here: the hook traps on the device instead");
+    if (kltest::cudaUnavailableReason().isEmpty())
+      QSKIP("a GPU works here: the hook traps on the device instead");
     Worker w({QStringLiteral("KERNELLAB_GPU_FAULT=padded")});
     w.send(transposeJob(1, 128));
     w.until([](const kltest::Stream&) { return false; }, 60000);
     QCOMPARE(w.p.state(), QProcess::NotRunning);
     QCOMPARE(w.p.exitStatus(), QProcess::CrashExit);
     const QString err = QString::fromUtf8(w.p.readAllStandardError());
-    QVERIFY2(err.contains(QStringLiteral("emulated GPU fault in variant 'padded'")), qPrintable(err));
+    QVERIFY2(err.contains(QStringLiteral("emulated GPU fault in variant 'padded'")),
+             qPrintable(err));
     // The first variant ran; the faulting one never reported a result.
     QCOMPARE(kltest::decodeStream(w.out).count("result"), 0);
   }
@@ -206,8 +221,9 @@ class TstCliWorker : public QObject {
     writeRequestFile(dir.filePath(QStringLiteral("r.json")).toStdString(), r);
     QProcess p;  // binary frames: read as bytes, not text
     p.start(QStringLiteral(KERNELLAB_CLI_PATH),
-            {QStringLiteral("worker"), QStringLiteral("--request"), dir.filePath(QStringLiteral("r.json")),
-             QStringLiteral("--sweep"), QStringLiteral("tpb=256,512")});
+            {QStringLiteral("worker"), QStringLiteral("--request"),
+             dir.filePath(QStringLiteral("r.json")), QStringLiteral("--sweep"),
+             QStringLiteral("tpb=256,512")});
     QVERIFY(p.waitForFinished(120000));
     QCOMPARE(p.exitCode(), 0);
     const kltest::Stream s = kltest::decodeStream(p.readAllStandardOutput());

@@ -97,8 +97,9 @@ class LoopbackSshd {
     }
     for (const char* key : {"host_key", "user_key"}) {
       QProcess k;
-      k.start(QStringLiteral("ssh-keygen"), {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"),
-                                             QStringLiteral("-N"), QString(), QStringLiteral("-f"), path(key)});
+      k.start(QStringLiteral("ssh-keygen"),
+              {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"),
+               QStringLiteral("-N"), QString(), QStringLiteral("-f"), path(key)});
       if (!k.waitForFinished(30000) || k.exitCode() != 0) {
         *why = QStringLiteral("ssh-keygen failed: ") + QString::fromUtf8(k.readAllStandardError());
         return false;
@@ -109,19 +110,22 @@ class LoopbackSshd {
     if (::geteuid() == 0) QDir().mkpath(QStringLiteral("/run/sshd"));  // privilege separation
     for (int attempt = 0; attempt < 5; ++attempt) {
       port_ = freeLoopbackPort();
-      write("sshd_config", QStringLiteral("Port %1\nListenAddress 127.0.0.1\nHostKey %2\nPidFile %3\n"
-                                          "AuthorizedKeysFile %4\nStrictModes no\nPubkeyAuthentication yes\n"
-                                          "PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
-                                          "PermitRootLogin prohibit-password\nUsePAM no\nMaxSessions 64\n"
-                                          "MaxStartups 64\nLogLevel INFO\n")
-                               .arg(port_)
-                               .arg(path("host_key"), path("sshd.pid"), path("authorized_keys")));
+      write("sshd_config",
+            QStringLiteral("Port %1\nListenAddress 127.0.0.1\nHostKey %2\nPidFile %3\n"
+                           "AuthorizedKeysFile %4\nStrictModes no\nPubkeyAuthentication yes\n"
+                           "PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
+                           "PermitRootLogin prohibit-password\nUsePAM no\nMaxSessions 64\n"
+                           "MaxStartups 64\nLogLevel INFO\n")
+                .arg(port_)
+                .arg(path("host_key"), path("sshd.pid"), path("authorized_keys")));
       server_ = std::make_unique<QProcess>();
       server_->setProcessChannelMode(QProcess::MergedChannels);
-      server_->start(sshd, {QStringLiteral("-f"), path("sshd_config"), QStringLiteral("-D"), QStringLiteral("-e")});
+      server_->start(sshd, {QStringLiteral("-f"), path("sshd_config"), QStringLiteral("-D"),
+                            QStringLiteral("-e")});
       QElapsedTimer t;
       t.start();
-      while (t.elapsed() < 10000 && server_->state() == QProcess::Running && !log_.contains("Server listening")) {
+      while (t.elapsed() < 10000 && server_->state() == QProcess::Running &&
+             !log_.contains("Server listening")) {
         server_->waitForReadyRead(200);
         log_ += server_->readAll();
       }
@@ -132,12 +136,13 @@ class LoopbackSshd {
       log_.clear();
     }
     if (!log_.contains("Server listening")) return false;
-    write("ssh_config", QStringLiteral("Host %1\n  HostName 127.0.0.1\n  Port %2\n  User %3\n  IdentityFile %4\n"
-                                       "  IdentitiesOnly yes\n  UserKnownHostsFile %5\n"
-                                       "  StrictHostKeyChecking accept-new\n  LogLevel ERROR\n")
-                            .arg(alias())
-                            .arg(port_)
-                            .arg(userName(), path("user_key"), path("known_hosts")));
+    write("ssh_config",
+          QStringLiteral("Host %1\n  HostName 127.0.0.1\n  Port %2\n  User %3\n  IdentityFile %4\n"
+                         "  IdentitiesOnly yes\n  UserKnownHostsFile %5\n"
+                         "  StrictHostKeyChecking accept-new\n  LogLevel ERROR\n")
+              .arg(alias())
+              .arg(port_)
+              .arg(userName(), path("user_key"), path("known_hosts")));
     return true;
   }
 
@@ -176,7 +181,9 @@ class LoopbackSshd {
   }
 
  private:
-  QString path(const char* name) const { return QDir(dir_->path()).filePath(QString::fromLatin1(name)); }
+  QString path(const char* name) const {
+    return QDir(dir_->path()).filePath(QString::fromLatin1(name));
+  }
   void write(const char* name, const QString& text) {
     QFile f(path(name));
     if (f.open(QIODevice::WriteOnly | QIODevice::Truncate)) f.write(text.toUtf8());

@@ -38,8 +38,12 @@ ResultsFile largeResults(int k) {
   s.variant = "naive";
   s.schedule.resize(65536);
   for (int i = 0; i < 65536; ++i)
-    s.schedule[static_cast<size_t>(i)] = {i, static_cast<int>(g() % 132), 1700000000000000000ull + g() % 100000,
-                                          1700000000000100000ull + g() % 100000, i % 256, i / 256};
+    s.schedule[static_cast<size_t>(i)] = {i,
+                                          static_cast<int>(g() % 132),
+                                          1700000000000000000ull + g() % 100000,
+                                          1700000000000100000ull + g() % 100000,
+                                          i % 256,
+                                          i / 256};
   r.variants = {v, s};
   f.runs = {r};
   return f;
@@ -55,7 +59,8 @@ json roundTrip(const json& j, worker::Encoding e) {
 }
 
 double ms(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since).count();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since)
+      .count();
 }
 
 }  // namespace
@@ -65,7 +70,8 @@ class TstWorkerProtocol : public QObject {
 
  private slots:
   void jsonFramesRoundTrip() {
-    const json e{{"event", "progress"}, {"stage", "running naive: repetition 3 of 10"}, {"fraction", 0.25}};
+    const json e{
+        {"event", "progress"}, {"stage", "running naive: repetition 3 of 10"}, {"fraction", 0.25}};
     QCOMPARE(roundTrip(e, worker::Encoding::Json), e);
     // Small events stay readable text; large ones are packed.
     QCOMPARE(worker::encodeEvent(e)[2], 'J');
@@ -77,17 +83,21 @@ class TstWorkerProtocol : public QObject {
     json small = json::array(), neg = json::array(), wide = json::array(), floats = json::array(),
          doubles = json::array(), mixed = json::array(), huge = json::array(), rows = json::array();
     for (int i = 0; i < 300; ++i) {
-      small.push_back(i % 7);                                   // u8
-      neg.push_back(i % 2 ? -1 : i);                            // i16 (values up to 298)
-      wide.push_back(int64_t(1) << 40 | i);                     // i64
+      small.push_back(i % 7);                // u8
+      neg.push_back(i % 2 ? -1 : i);         // i16 (values up to 298)
+      wide.push_back(int64_t(1) << 40 | i);  // i64
       floats.push_back(static_cast<double>(static_cast<float>(i) / 3.0f));  // f32 exactly
-      doubles.push_back(i / 3.0);                               // f64
-      mixed.push_back(i % 2 ? json(i) : json(i + 0.5));         // numbers of both kinds
-      huge.push_back(std::numeric_limits<uint64_t>::max() - i);  // u64 above int64
+      doubles.push_back(i / 3.0);                                           // f64
+      mixed.push_back(i % 2 ? json(i) : json(i + 0.5));                     // numbers of both kinds
+      huge.push_back(std::numeric_limits<uint64_t>::max() - i);             // u64 above int64
       rows.push_back(json::array({i, -i, 1700000000000000000ull + i}));
     }
-    const json e{{"event", "result"}, {"a", small}, {"b", neg}, {"c", wide}, {"d", floats}, {"e", doubles},
-                 {"f", mixed}, {"g", huge}, {"h", rows}, {"short", json::array({1, 2, 3})}, {"text", "x"}};
+    const json e{{"event", "result"}, {"a", small},
+                 {"b", neg},          {"c", wide},
+                 {"d", floats},       {"e", doubles},
+                 {"f", mixed},        {"g", huge},
+                 {"h", rows},         {"short", json::array({1, 2, 3})},
+                 {"text", "x"}};
     const json back = roundTrip(e, worker::Encoding::Packed);
     QCOMPARE(back, e);
     // Integer columns stay integers (a column with floats in it is read as floats: every value
@@ -99,7 +109,8 @@ class TstWorkerProtocol : public QObject {
 
   void packedNanReadsAsNull() {
     json a = json::array();
-    for (int i = 0; i < 300; ++i) a.push_back(i == 5 ? std::numeric_limits<double>::quiet_NaN() : 1.5);
+    for (int i = 0; i < 300; ++i)
+      a.push_back(i == 5 ? std::numeric_limits<double>::quiet_NaN() : 1.5);
     const json back = roundTrip({{"event", "result"}, {"a", a}}, worker::Encoding::Packed);
     QVERIFY(back["a"][5].is_null());  // as the text form writes a NaN
     QCOMPARE(back["a"][6].get<double>(), 1.5);
@@ -109,10 +120,13 @@ class TstWorkerProtocol : public QObject {
     const ResultsFile f = largeResults(16);
     const json j{{"event", "result"}, {"results", f}};
     const ResultsFile viaText = json::parse(j.dump())["results"].get<ResultsFile>();
-    const ResultsFile viaPacked = roundTrip(j, worker::Encoding::Packed)["results"].get<ResultsFile>();
+    const ResultsFile viaPacked =
+        roundTrip(j, worker::Encoding::Packed)["results"].get<ResultsFile>();
     QCOMPARE(json(viaPacked), json(viaText));
-    QCOMPARE(viaPacked.runs[0].variants[0].clustering->labels, f.runs[0].variants[0].clustering->labels);
-    QCOMPARE(viaPacked.runs[0].variants[1].schedule.back().endNs, f.runs[0].variants[1].schedule.back().endNs);
+    QCOMPARE(viaPacked.runs[0].variants[0].clustering->labels,
+             f.runs[0].variants[0].clustering->labels);
+    QCOMPARE(viaPacked.runs[0].variants[1].schedule.back().endNs,
+             f.runs[0].variants[1].schedule.back().endNs);
   }
 
   void aStreamInPiecesGivesTheSameEvents() {
@@ -137,7 +151,8 @@ class TstWorkerProtocol : public QObject {
       }
       QCOMPARE(got.size(), sent.size());
       for (size_t i = 0; i < got.size(); ++i) QCOMPARE(got[i], sent[i]);
-      QCOMPARE(QString::fromStdString(r.noise()), QStringLiteral("Welcome to gpu-box\nlast login: yesterday\n"));
+      QCOMPARE(QString::fromStdString(r.noise()),
+               QStringLiteral("Welcome to gpu-box\nlast login: yesterday\n"));
       QCOMPARE(r.pending(), size_t(0));
     }
   }
@@ -155,7 +170,8 @@ class TstWorkerProtocol : public QObject {
     json a = json::array();
     for (int i = 0; i < 300; ++i) a.push_back(i);
     std::string frame = worker::encodeFrame({{"a", a}}, worker::Encoding::Packed);
-    worker::Frame cut{worker::Encoding::Packed, frame.substr(worker::kHeaderBytes, frame.size() - worker::kHeaderBytes - 10)};
+    worker::Frame cut{worker::Encoding::Packed,
+                      frame.substr(worker::kHeaderBytes, frame.size() - worker::kHeaderBytes - 10)};
     QVERIFY_THROWS_EXCEPTION(std::runtime_error, worker::decodeFrame(cut));
     std::string forged = worker::encodeFrame({{"a", {{"$kl_array", 3}}}}, worker::Encoding::Packed);
     worker::Frame f{worker::Encoding::Packed, forged.substr(worker::kHeaderBytes)};
@@ -197,11 +213,14 @@ class TstWorkerProtocol : public QObject {
       const ResultsFile c = worker::decodeFrame(fr)["results"].get<ResultsFile>();
       const double pkDec = ms(t);
       QCOMPARE(c.runs[0].variants[0].clustering->labels.size(), size_t(1000000));
-      qInfo("MEASURE stream K=%d (1e6 labels + 65,536 block records): JSON text %.2f MB, encode %.0f ms, "
-            "decode+from_json %.0f ms | MessagePack %.2f MB, %.0f ms, %.0f ms | packed %.2f MB, %.0f ms, "
-            "%.0f ms (decode %.1fx faster than text)",
-            k, text.size() / 1e6, textEnc, textDec, mp.size() / 1e6, mpEnc, mpDec, packed.size() / 1e6, pkEnc,
-            pkDec, textDec / std::max(pkDec, 0.01));
+      qInfo(
+          "MEASURE stream K=%d (1e6 labels + 65,536 block records): JSON text %.2f MB, encode %.0f "
+          "ms, "
+          "decode+from_json %.0f ms | MessagePack %.2f MB, %.0f ms, %.0f ms | packed %.2f MB, %.0f "
+          "ms, "
+          "%.0f ms (decode %.1fx faster than text)",
+          k, text.size() / 1e6, textEnc, textDec, mp.size() / 1e6, mpEnc, mpDec,
+          packed.size() / 1e6, pkEnc, pkDec, textDec / std::max(pkDec, 0.01));
       Q_UNUSED(a);
       Q_UNUSED(b);
     }
