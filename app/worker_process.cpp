@@ -356,9 +356,14 @@ void WorkerProcess::kill() {
     const WorkerCommand c = sshShell(
         target_,
         QStringLiteral("kill -KILL -- -%1 %2 2>/dev/null; true").arg(group).arg(hello_.pid), ssh_);
-    QProcess::startDetached(c.program, c.arguments);
+    QProcess killer;
+    killer.setProgram(c.program);
+    killer.setArguments(c.arguments);
+    killer.setStandardOutputFile(QProcess::nullDevice());
+    killer.setStandardErrorFile(QProcess::nullDevice());
+    killer.startDetached();
   }
-  const qint64 pid = process_->processId();
+  const qint64 pid = process_->state() == QProcess::NotRunning ? 0 : process_->processId();
   process_->disconnect(this);
   if (pid > 0) {
     if (target_.kind == Target::Kind::Command) {

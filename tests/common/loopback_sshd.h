@@ -83,6 +83,7 @@ class LoopbackSshd {
  public:
   ~LoopbackSshd() { stop(); }
 
+  static bool installed() { return !sshdPath().isEmpty(); }
   // Starts the server; false with the reason (no sshd installed, keys not made, ...).
   bool start(QString* why) {
     const QString sshd = sshdPath();
@@ -122,6 +123,7 @@ class LoopbackSshd {
       server_->setProcessChannelMode(QProcess::MergedChannels);
       server_->start(sshd, {QStringLiteral("-f"), path("sshd_config"), QStringLiteral("-D"),
                             QStringLiteral("-e")});
+      server_->waitForStarted(10000);
       QElapsedTimer t;
       t.start();
       while (t.elapsed() < 10000 && server_->state() == QProcess::Running &&
@@ -129,8 +131,13 @@ class LoopbackSshd {
         server_->waitForReadyRead(200);
         log_ += server_->readAll();
       }
+      log_ += server_->readAll();
       if (log_.contains("Server listening")) break;
-      *why = QStringLiteral("sshd did not start: ") + QString::fromUtf8(log_);
+      *why = QStringLiteral("sshd did not start (state %4, exit %1, %3): %2")
+                 .arg(server_->exitCode())
+                 .arg(QString::fromUtf8(log_), server_->errorString())
+                 .arg(int(server_->state()));
+
       server_->kill();
       server_->waitForFinished(3000);
       log_.clear();
