@@ -130,7 +130,8 @@ QString TargetsControl::describe(const QString& name) const {
               .arg(QString::fromStdString(formatBytes(double(c.globalMemBytes))));
   const int workers = t->sweepWorkers > 0 ? t->sweepWorkers : std::max(1, i.gpus());
   html +=
-      tr("Sweeps run %n point(s) at a time here", nullptr, workers) +
+      (workers == 1 ? tr("Sweeps run one point at a time here")
+                    : tr("Sweeps run %1 points at a time here").arg(workers)) +
       (t->sweepWorkers == 0 && i.gpus() > 0 ? tr(" (one worker per GPU).") : QStringLiteral("."));
   return html;
 }
