@@ -203,6 +203,8 @@ void MainWindow::wireRuns() {
     cancelling_ = false;
     cancel_->setEnabled(true);
     cancel_->setText(tr("Cancel"));
+    cancel_->setToolTip(coordinator_->usingWorkers() ? tr("End the run now: its worker process stops at once (Esc)")
+                                                     : tr("Stop after the launch in progress (Esc)"));
     for (const auto& p : pages_) p->runStarted(r, axes);
     progress_->setValue(0);
     progress_->show();
@@ -367,9 +369,10 @@ void MainWindow::cancelRun() {
   liveDelay_.stop();
   if (!coordinator_->running()) return;
   coordinator_->cancel();
-  // The run stops between two launches: say so until it has (a launch can take seconds).
+  // In-process, the run stops between two launches: say so until it has (a launch can take
+  // seconds). A worker is ended at once.
   cancelling_ = true;
-  stage_->setText(tr("Cancelling... (after the launch in progress)"));
+  stage_->setText(coordinator_->usingWorkers() ? tr("Cancelling...") : tr("Cancelling... (after the launch in progress)"));
   cancel_->setEnabled(false);
   cancel_->setText(tr("Cancelling..."));
   panel_->setCancelling();

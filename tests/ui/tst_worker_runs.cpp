@@ -4,6 +4,7 @@
 // a killed worker, another protocol version, a GPU fault (emulated on the CPU), a stand-in srun.
 #include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <csignal>
@@ -243,6 +244,19 @@ class TstWorkerRuns : public QObject {
     c.cancel();
     const qint64 gone = kltest::msUntilGone(pids);
     QVERIFY2(gone >= 0 && gone < 1000, qPrintable(QString::number(gone)));
+  }
+
+  void anUnknownTargetIsBadInput() {
+    QProcess app;
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    e.insert(QStringLiteral("XDG_CONFIG_HOME"), tmp_.filePath(QStringLiteral("config")));
+    app.setProcessEnvironment(e);
+    app.start(QStringLiteral(KERNELLAB_APP_PATH),
+              {QStringLiteral("--history-dir"), tmp_.filePath(QStringLiteral("h")), QStringLiteral("--target"),
+               QStringLiteral("nowhere"), QStringLiteral("--quit")});
+    QVERIFY(app.waitForFinished(60000));
+    QCOMPARE(app.exitCode(), 2);
+    QVERIFY(QString::fromUtf8(app.readAllStandardError()).contains(QStringLiteral("--target nowhere: no such target")));
   }
 
   // Not a speed test (nothing asserted): a small transpose in-process and in a local worker,
