@@ -15,13 +15,18 @@
 #include <iostream>
 #include <mutex>
 #include <thread>
+#include <vector>
 
+#include "cli_output.h"
+#include "kernellab/atomic_file.h"
 #include "kernellab/backend.h"
 #include "kernellab/device_fault.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
+#include "kernellab/input_file.h"
 #include "kernellab/input_text.h"
 #include "kernellab/json_io.h"
+#include "kernellab/results_validation.h"
 #include "kernellab/text.h"
 #include "kernellab/worker_protocol.h"
 
@@ -258,13 +263,74 @@ CLI::App* addWorkerCommand(CLI::App& app, WorkerOptions& o) {
   w->add_option("--sweep", o.sweepAxes,
                 "With --request: run it as a sweep, AXIS=V1,V2[;AXIS=...], e.g. tpb=64,128,256");
   w->add_flag("--hello", o.helloOnly, "Print the hello frame (versions, devices) and exit");
+  w->add_option("--decode", o.decodePath,
+                "Read a stream a worker wrote (e.g. worker --request r.json > r.klw): print its "
+                "events and the result's table, as `run` prints it");
+  w->add_option("--json", o.jsonPath, "With --decode: write the stream's results file");
   w->add_flag(
       "--lifeline", o.lifeline,
       "The end of stdin ends the worker at once, even during a launch (the window uses it)");
   return w;
 }
 
+namespace {
+
+// --decode: the stream as a reader sees it, so a run piped to a file on a GPU server can be
+// compared with `kernellab-cli run --request` there. Exit code as `run`'s: 0 ok, 1 a variant
+// failed, 3 no result (the stream's error is printed).
+int decodeStream(const WorkerOptions& o) {
+  if (!o.jsonPath.empty()) checkWritable(o.jsonPath, "--json");
+  // A regular file only (a FIFO or device is refused without blocking), read in pieces.
+  const InputFile in(o.decodePath);
+  worker::FrameReader reader;
+  std::vector<char> piece(1 << 20);
+  for (uint64_t at = 0; at < in.size();) {
+    const size_t n = in.readSome(at, piece.data(), piece.size());
+    if (n == 0) break;
+    reader.feed(piece.data(), n);
+    at += n;
+  }
+  int exitCode = 3;
+  int frames = 0;
+  while (auto f = reader.next()) {
+    ++frames;
+    json e = worker::decodeFrame(*f);
+    const std::string name = e.value("event", std::string());
+    if (name == "result") {
+      const ResultsFile file = e.at("results").get<ResultsFile>();
+      validateResultsFile(file);
+      bool ok = true;
+      for (const auto& run : file.runs) {
+        std::cout << "\n";
+        printRunTable(std::cout, run);
+        ok = ok && run.ok;
+      }
+      if (!o.jsonPath.empty()) writeResultsFile(o.jsonPath, file);
+      exitCode = ok ? 0 : 1;
+      continue;
+    }
+    if (name == "hello") e.erase("backend");  // the summary says it in one line
+    if (e.contains("current")) {
+      const auto& c = e["current"];
+      e["current"] = {{"labels", c.value("labels", json::array()).size()},
+                      {"centers", c.value("centers", json::array()).size()}};
+    }
+    std::cout << e.dump() << "\n";
+  }
+  if (!reader.noise().empty())
+    std::cout << "(before the first frame: " << excerpt(reader.noise(), 400) << ")\n";
+  if (!reader.error().empty()) throw InputError("--decode " + o.decodePath + ": " + reader.error());
+  if (reader.pending() > 0)
+    std::cout << "(the stream ends inside a frame: " << reader.pending()
+              << " bytes of it; the worker died?)\n";
+  std::cout << frames << " frames\n";
+  return exitCode;
+}
+
+}  // namespace
+
 int cmdWorker(const WorkerOptions& o) {
+  if (!o.decodePath.empty()) return decodeStream(o);
   // Our own process group: the window (or a remote `kill -- -PGID`) ends the worker and anything
   // it started in one call. Fails harmlessly when we already lead a session (ssh, setsid).
   setpgid(0, 0);

@@ -232,6 +232,53 @@ class TstCliWorker : public QObject {
     QCOMPARE(f.runs[1].request.launch.threadsPerBlock, 512);
     QCOMPARE(f.sweep.front().name, std::string("tpb"));
   }
+
+  // GUI-less on a GPU server: the stream piped to a file, read back with --decode, holds the
+  // same results as `run` in-process (labels, centers, iterations: the CPU backend is exact).
+  void aStreamDecodedEqualsTheInProcessRun() {
+    QTemporaryDir dir;
+    RunRequest r;
+    r.family = Family::KMeans;
+    r.variants = {"shared-coalesced", "global-interleaved"};
+    r.clustering.n = 8000;
+    r.clustering.k = 5;
+    r.clustering.d = 3;
+    r.repetitions = 1;
+    r.warmup = 0;
+    r.backend = BackendChoice::Cpu;
+    const QString req = dir.filePath(QStringLiteral("km.json"));
+    writeRequestFile(req.toStdString(), r);
+    QProcess w;
+    w.setStandardOutputFile(dir.filePath(QStringLiteral("km.klw")));
+    w.start(QStringLiteral(KERNELLAB_CLI_PATH),
+            {QStringLiteral("worker"), QStringLiteral("--request"), req});
+    QVERIFY(w.waitForFinished(120000));
+    QCOMPARE(w.exitCode(), 0);
+    const kltest::CliRun decoded =
+        kltest::runCli({QStringLiteral("worker"), QStringLiteral("--decode"),
+                        dir.filePath(QStringLiteral("km.klw")), QStringLiteral("--json"),
+                        dir.filePath(QStringLiteral("worker.json"))});
+    QCOMPARE(decoded.exitCode, 0);
+    QVERIFY(decoded.out.contains(QStringLiteral("\"event\":\"hello\"")));
+    QVERIFY(decoded.out.contains(QStringLiteral("converged after")));  // the result's table
+    const kltest::CliRun direct =
+        kltest::runCli({QStringLiteral("run"), QStringLiteral("--request"), req,
+                        QStringLiteral("--json"), dir.filePath(QStringLiteral("direct.json"))});
+    QCOMPARE(direct.exitCode, 0);
+    const ResultsFile a =
+        readResultsFile(dir.filePath(QStringLiteral("worker.json")).toStdString());
+    const ResultsFile b =
+        readResultsFile(dir.filePath(QStringLiteral("direct.json")).toStdString());
+    QCOMPARE(a.runs.front().variants.size(), size_t(2));
+    for (size_t v = 0; v < 2; ++v) {
+      const auto& x = *a.runs.front().variants[v].clustering;
+      const auto& y = *b.runs.front().variants[v].clustering;
+      QCOMPARE(x.labels, y.labels);
+      QCOMPARE(x.centers, y.centers);
+      QCOMPARE(x.iterations, y.iterations);
+      QCOMPARE(x.inertia, y.inertia);
+    }
+  }
 };
 
 QTEST_GUILESS_MAIN(TstCliWorker)

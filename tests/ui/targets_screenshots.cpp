@@ -111,7 +111,8 @@ int main(int argc, char** argv) {
   w.panel()->setRequest(r);
   w.showView(QStringLiteral("clusters"));
   int live = 0;
-  QObject::connect(w.coordinator(), &RunCoordinator::iteration, [&](const LiveIteration& it) { live += it.current ? 1 : 0; });
+  QObject::connect(w.coordinator(), &RunCoordinator::iteration,
+                   [&](const LiveIteration& it) { live += it.current ? 1 : 0; });
   bool settled = false, ok = false;
   QObject::connect(&w, &MainWindow::runSettled, [&](bool good, const QString&) {
     settled = true;
@@ -158,7 +159,8 @@ int main(int argc, char** argv) {
   QStringList written;
   w.selectEntries({w.history()->entries().front().id}, w.history()->entries().front().id);
   const bool exported = w.exportCharts(charts.path(), QSize(1000, 600), &written);
-  std::printf("exported %d chart files (%s)\n", static_cast<int>(written.size()), exported ? "ok" : "failed");
+  std::printf("exported %d chart files (%s)\n", static_cast<int>(written.size()),
+              exported ? "ok" : "failed");
   w.close();
   return ok && exported ? 0 : 1;
 }

@@ -43,7 +43,8 @@ class TstSshTarget : public QObject {
     return l;
   }
   void waitProbed(RunCoordinator& c, const QString& name) {
-    QTRY_VERIFY_WITH_TIMEOUT(c.workers()->info(name).ok || !c.workers()->info(name).error.isEmpty(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(c.workers()->info(name).ok || !c.workers()->info(name).error.isEmpty(),
+                             60000);
   }
 
  private slots:
@@ -53,8 +54,10 @@ class TstSshTarget : public QObject {
     QString why;
     // Without openssh-server the suite cannot run (scripts/install-deps.sh installs it: CI has
     // it); installed but not starting is a failure.
-    if (!kltest::LoopbackSshd::installed()) QSKIP("no sshd: install openssh-server (scripts/install-deps.sh)");
-    if (!sshd_.start(&why)) QFAIL(qPrintable(QStringLiteral("the loopback sshd did not start: ") + why));
+    if (!kltest::LoopbackSshd::installed())
+      QSKIP("no sshd: install openssh-server (scripts/install-deps.sh)");
+    if (!sshd_.start(&why))
+      QFAIL(qPrintable(QStringLiteral("the loopback sshd did not start: ") + why));
     dir_ = kltest::tempPath(QStringLiteral("ssh_target_history"));
     QDir(dir_).removeRecursively();
   }
@@ -68,7 +71,8 @@ class TstSshTarget : public QObject {
     QVERIFY2(info.ok, qPrintable(info.error));
     QCOMPARE(info.hello.tool, QString::fromStdString(toolVersion()));
     QVERIFY(info.hello.status.cpu.smCount > 0);
-    QVERIFY(c.backendSummary().startsWith(QLatin1String("CPU: ")) || c.backendSummary().startsWith(QLatin1String("CUDA: ")));
+    QVERIFY(c.backendSummary().startsWith(QLatin1String("CPU: ")) ||
+            c.backendSummary().startsWith(QLatin1String("CUDA: ")));
     QCOMPARE(c.targetLabel(), QStringLiteral("loopback (SSH)"));
   }
 
@@ -82,7 +86,8 @@ class TstSshTarget : public QObject {
     c.setTargets(list(t));
     const kltest::Outcome o = kltest::runAndWait(c, kltest::smallTranspose(64), {}, 60000);
     QCOMPARE(o.kind, QStringLiteral("failed"));
-    QVERIFY2(o.message.contains(QStringLiteral("Cannot reach nowhere (SSH)")), qPrintable(o.message));
+    QVERIFY2(o.message.contains(QStringLiteral("Cannot reach nowhere (SSH)")),
+             qPrintable(o.message));
   }
 
   void aTransposeRunsOverSsh() {
@@ -100,7 +105,8 @@ class TstSshTarget : public QObject {
     const kltest::Outcome o = kltest::runAndWait(c, kltest::smallKMeans(50000));
     QCOMPARE(o.kind, QStringLiteral("stored"));
     QVERIFY(o.iterations >= 2);
-    QCOMPARE(o.iterations, static_cast<int>(o.file->runs.front().variants.front().iterations.size()));
+    QCOMPARE(o.iterations,
+             static_cast<int>(o.file->runs.front().variants.front().iterations.size()));
     QVERIFY(o.liveLabels >= 1);
     QCOMPARE(o.labelsSize, size_t(50000));
   }
@@ -110,7 +116,8 @@ class TstSshTarget : public QObject {
     t.sweepWorkers = 2;
     RunCoordinator c(dir_);
     c.setTargets(list(t));
-    const kltest::Outcome o = kltest::runAndWait(c, kltest::smallTranspose(128), {{"tile", {"16", "32"}}, {"tpb", {"256", "512"}}});
+    const kltest::Outcome o = kltest::runAndWait(c, kltest::smallTranspose(128),
+                                                 {{"tile", {"16", "32"}}, {"tpb", {"256", "512"}}});
     QCOMPARE(o.kind, QStringLiteral("stored"));
     QCOMPARE(o.file->runs.size(), size_t(4));
     // First axis outermost, as in-process.
@@ -129,14 +136,18 @@ class TstSshTarget : public QObject {
     auto appendRow = [&] {
       QFile f(csv);
       QVERIFY(f.open(QIODevice::Append));
-      f.write(QStringLiteral("5.0,3.3,1.4,%1\n").arg(QDateTime::currentMSecsSinceEpoch() % 100000 / 1e5).toUtf8());
+      f.write(QStringLiteral("5.0,3.3,1.4,%1\n")
+                  .arg(QDateTime::currentMSecsSinceEpoch() % 100000 / 1e5)
+                  .toUtf8());
     };
     QStringList copies;
     auto remember = [&] {
       QFile f(csv);
       f.open(QIODevice::ReadOnly);
-      copies << QDir::home().filePath(QStringLiteral(".cache/kernellab/inputs/%1.csv")
-                                          .arg(QString::fromLatin1(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex())));
+      copies << QDir::home().filePath(
+          QStringLiteral(".cache/kernellab/inputs/%1.csv")
+              .arg(QString::fromLatin1(
+                  QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex())));
     };
     appendRow();
     remember();
@@ -171,11 +182,13 @@ class TstSshTarget : public QObject {
     QSignalSpy cancelled(&c, &RunCoordinator::cancelled);
     c.start(kltest::longTranspose());
     QVERIFY(kltest::waitUntilRunning(c));
-    const QList<qint64> pids = kltest::busyWorkerPids(c);  // remote pids: this machine, over loopback
+    const QList<qint64> pids =
+        kltest::busyWorkerPids(c);  // remote pids: this machine, over loopback
     QCOMPARE(pids.size(), 1);
     c.cancel();
     const qint64 gone = kltest::msUntilGone(pids);
-    qInfo("MEASURE cancel (SSH): remote worker gone %lld ms after Cancel", static_cast<long long>(gone));
+    qInfo("MEASURE cancel (SSH): remote worker gone %lld ms after Cancel",
+          static_cast<long long>(gone));
     QVERIFY2(gone >= 0 && gone < 1000, qPrintable(QString::number(gone)));
     QVERIFY(cancelled.count() == 1 || cancelled.wait(5000));
     QCOMPARE(kltest::runAndWait(c, kltest::smallTranspose(64)).kind, QStringLiteral("stored"));
@@ -186,14 +199,17 @@ class TstSshTarget : public QObject {
     const QString stub = tmp_.filePath(QStringLiteral("kernellab-cli-v99"));
     QFile f(stub);
     QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(QStringLiteral("#!/bin/sh\nKERNELLAB_WORKER_PROTOCOL=99 exec '%1' \"$@\"\n").arg(QStringLiteral(KERNELLAB_CLI_PATH)).toUtf8());
+    f.write(QStringLiteral("#!/bin/sh\nKERNELLAB_WORKER_PROTOCOL=99 exec '%1' \"$@\"\n")
+                .arg(QStringLiteral(KERNELLAB_CLI_PATH))
+                .toUtf8());
     f.close();
     f.setPermissions(f.permissions() | QFile::ExeOwner);
     RunCoordinator c(dir_);
     c.setTargets(list(sshTarget(stub)));
     const kltest::Outcome o = kltest::runAndWait(c, kltest::smallTranspose(64), {}, 60000);
     QCOMPARE(o.kind, QStringLiteral("failed"));
-    QVERIFY2(o.message.contains(QStringLiteral("protocol 99")) && o.message.contains(QStringLiteral("protocol 1")) &&
+    QVERIFY2(o.message.contains(QStringLiteral("protocol 99")) &&
+                 o.message.contains(QStringLiteral("protocol 1")) &&
                  o.message.contains(QStringLiteral("loopback (SSH)")),
              qPrintable(o.message));
   }
@@ -206,12 +222,14 @@ class TstSshTarget : public QObject {
     w.show();
     QCOMPARE(w.targets()->put(sshTarget()), QString());
     QVERIFY(w.selectTarget(QStringLiteral("loopback")));
-    QTRY_VERIFY_WITH_TIMEOUT(w.backendText().startsWith(QStringLiteral("loopback (SSH) \u00b7 Backend: CPU")), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        w.backendText().startsWith(QStringLiteral("loopback (SSH) \u00b7 Backend: CPU")), 60000);
     RunRequest r = kltest::smallKMeans(30000);
     r.backend = BackendChoice::Auto;
     w.panel()->setRequest(r);
     int live = 0;
-    connect(w.coordinator(), &RunCoordinator::iteration, this, [&](const LiveIteration& it) { live += it.current ? 1 : 0; });
+    connect(w.coordinator(), &RunCoordinator::iteration, this,
+            [&](const LiveIteration& it) { live += it.current ? 1 : 0; });
     QSignalSpy settled(&w, &MainWindow::runSettled);
     QVERIFY(w.startRun());
     QVERIFY(settled.wait(120000));
@@ -251,9 +269,11 @@ class TstSshTarget : public QObject {
       QCOMPARE(o.kind, QStringLiteral("stored"));
       local = c.workers()->lastResultTransferMs();
     }
-    qInfo("MEASURE 1e6-point k-means result (labels included): sent -> decoded and checked in %.0f ms over the "
-          "loopback SSH target, %.0f ms from a local worker",
-          ssh, local);
+    qInfo(
+        "MEASURE 1e6-point k-means result (labels included): sent -> decoded and checked in %.0f "
+        "ms over the "
+        "loopback SSH target, %.0f ms from a local worker",
+        ssh, local);
     QVERIFY(ssh > 0);
   }
 

@@ -252,11 +252,12 @@ class TstWorkerRuns : public QObject {
     e.insert(QStringLiteral("XDG_CONFIG_HOME"), tmp_.filePath(QStringLiteral("config")));
     app.setProcessEnvironment(e);
     app.start(QStringLiteral(KERNELLAB_APP_PATH),
-              {QStringLiteral("--history-dir"), tmp_.filePath(QStringLiteral("h")), QStringLiteral("--target"),
-               QStringLiteral("nowhere"), QStringLiteral("--quit")});
+              {QStringLiteral("--history-dir"), tmp_.filePath(QStringLiteral("h")),
+               QStringLiteral("--target"), QStringLiteral("nowhere"), QStringLiteral("--quit")});
     QVERIFY(app.waitForFinished(60000));
     QCOMPARE(app.exitCode(), 2);
-    QVERIFY(QString::fromUtf8(app.readAllStandardError()).contains(QStringLiteral("--target nowhere: no such target")));
+    QVERIFY(QString::fromUtf8(app.readAllStandardError())
+                .contains(QStringLiteral("--target nowhere: no such target")));
   }
 
   // Not a speed test (nothing asserted): a small transpose in-process and in a local worker,
