@@ -118,7 +118,10 @@ RunCoordinator::~RunCoordinator() {
 }
 
 quint64 RunCoordinator::start(const RunRequest& request, const SweepAxes& axes) {
+  // The run still going is superseded: in-process it stops between launches; a worker's ends
+  // now (WorkerRuns::run does it when the new run goes to workers too).
   if (running_ && !workerRun_) controller_->requestCancel(generation_);
+  if (running_ && workerRun_ && !usingWorkers()) workers_->cancel(generation_);
   const quint64 gen = ++generation_;
   running_ = true;
   emit started(request, axes);
