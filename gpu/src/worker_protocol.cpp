@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -83,7 +84,9 @@ class Column {
     } else if (v.is_number_float()) {
       const double x = v.get<double>();
       anyFloat_ = true;
-      if (!std::isnan(x) && static_cast<double>(static_cast<float>(x)) != x)
+      // Out of float's range first: converting such a double to float is undefined.
+      if (!std::isnan(x) && (std::fabs(x) > std::numeric_limits<float>::max() ||
+                             static_cast<double>(static_cast<float>(x)) != x))
         floatsFitFloat_ = false;
     } else {
       return false;
@@ -192,15 +195,19 @@ bool packArray(const nlohmann::json& a, std::string& arrays) {
 }
 
 // Replaces every large packable array below `j` by a placeholder, appending it to `arrays`.
-void extract(nlohmann::json& j, std::string& arrays, uint32_t& count) {
+// Results nest a handful of levels; a body nested deeper is not ours (and would cost stack).
+constexpr int kMaxDepth = 256;
+
+void extract(nlohmann::json& j, std::string& arrays, uint32_t& count, int depth = 0) {
+  if (depth > kMaxDepth) throw std::runtime_error("worker event nested too deeply");
   if (j.is_object()) {
-    for (auto& [key, value] : j.items()) extract(value, arrays, count);
+    for (auto& [key, value] : j.items()) extract(value, arrays, count, depth + 1);
   } else if (j.is_array()) {
     if (j.size() >= kMinPacked && packArray(j, arrays)) {
       j = nlohmann::json{{kPlaceholder, count++}};
       return;
     }
-    for (auto& v : j) extract(v, arrays, count);
+    for (auto& v : j) extract(v, arrays, count, depth + 1);
   }
 }
 
@@ -294,7 +301,8 @@ nlohmann::json readArray(Cursor& c) {
   return out;
 }
 
-void restore(nlohmann::json& j, std::vector<nlohmann::json>& arrays) {
+void restore(nlohmann::json& j, std::vector<nlohmann::json>& arrays, int depth = 0) {
+  if (depth > kMaxDepth) throw std::runtime_error("packed frame nested too deeply");
   if (j.is_object()) {
     if (j.size() == 1 && j.contains(kPlaceholder)) {
       const auto& idx = j[kPlaceholder];
@@ -303,9 +311,9 @@ void restore(nlohmann::json& j, std::vector<nlohmann::json>& arrays) {
       j = std::move(arrays[idx.get<size_t>()]);
       return;
     }
-    for (auto& [key, value] : j.items()) restore(value, arrays);
+    for (auto& [key, value] : j.items()) restore(value, arrays, depth + 1);
   } else if (j.is_array()) {
-    for (auto& v : j) restore(v, arrays);
+    for (auto& v : j) restore(v, arrays, depth + 1);
   }
 }
 
