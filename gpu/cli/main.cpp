@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
   CliOptions o;
 
   auto* devices = app.add_subcommand("devices", "What backends work here (and why not), device facts");
-  devices->add_option("--json", o.jsonPath, "Write the backend status as JSON");
+  devices->add_option("--json", o.jsonPath, "Write the backend status as JSON (- : on stdout alone)");
 
   auto* run = app.add_subcommand("run", "Run one family: one variant or all, one configuration");
   run->add_option("family", o.family,

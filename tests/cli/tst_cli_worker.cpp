@@ -89,6 +89,14 @@ class TstCliWorker : public QObject {
     QCOMPARE(s.encodings.front(), 'J');  // the hello is always readable text
   }
 
+  void devicesJsonOnStdoutMatchesTheHello() {
+    const kltest::CliRun d = kltest::runCli({QStringLiteral("devices"), QStringLiteral("--json"), QStringLiteral("-")});
+    QCOMPARE(d.exitCode, 0);
+    const json devices = json::parse(d.out.toStdString());
+    const kltest::CliRun h = kltest::runCli({QStringLiteral("worker"), QStringLiteral("--hello")});
+    QCOMPARE(kltest::decodeStream(h.out.toUtf8()).events.front()["backend"], devices);
+  }
+
   void oneWorkerRunsSeveralJobs() {
     Worker w;
     w.send(transposeJob(1, 128));
