@@ -57,9 +57,15 @@ std::optional<StartupOptions> parseStartupOptions(QCommandLineParser& p, const Q
   const QCommandLineOption screenshot(QStringLiteral("screenshot"), QObject::tr("Save a picture of the window (.png)."), QStringLiteral("file"));
   const QCommandLineOption windowSize(QStringLiteral("window-size"), QObject::tr("Window size, WxH pixels."), QStringLiteral("WxH"));
   const QCommandLineOption historyDir(QStringLiteral("history-dir"), QObject::tr("Keep the run history in this folder instead of the application data folder."), QStringLiteral("dir"));
+  const QCommandLineOption target(
+      QStringLiteral("target"),
+      QObject::tr("Run on this target (a name from Run > Targets...: \"This machine\", an SSH "
+                  "host, a scheduler's command)."),
+      QStringLiteral("name"));
   const QCommandLineOption quit(QStringLiteral("quit"), QObject::tr("Quit when the steps are done (exit code 0 ok, 1 run or export failed, 2 bad input)."));
-  p.addOptions({open, config, sweep, run, view, chart, logScale, noPublished, ganttSms, exportCharts, chartSize,
-                exportReport, screenshot, windowSize, historyDir, quit});
+  p.addOptions({open, config, sweep, run, view, chart, logScale, noPublished, ganttSms,
+                exportCharts, chartSize, exportReport, screenshot, windowSize, historyDir, target,
+                quit});
   if (!p.parse(arguments)) {
     if (error) *error = p.errorText();
     return std::nullopt;
@@ -90,6 +96,7 @@ std::optional<StartupOptions> parseStartupOptions(QCommandLineParser& p, const Q
   o.exportReport = p.value(exportReport);
   o.screenshot = p.value(screenshot);
   o.historyDir = p.value(historyDir);
+  o.target = p.value(target);
   o.quit = p.isSet(quit);
   if (p.isSet(chartSize)) {
     const auto s = parseSize(p.value(chartSize));
@@ -121,6 +128,9 @@ void Automation::fail(int code, const QString& message) {
 void Automation::start() {
   QTimer::singleShot(0, this, [this] {
     QString why;
+    if (!o_.target.isEmpty() && !window_->selectTarget(o_.target))
+      fail(2, QStringLiteral("--target %1: no such target (Run > Targets... lists them)")
+                  .arg(o_.target));
     if (!o_.config.isEmpty() && !window_->loadRequestFile(o_.config, &why))
       fail(2, QStringLiteral("--config %1: %2").arg(o_.config, why));
     for (const QString& path : o_.open)

@@ -32,6 +32,7 @@ struct StartupOptions {
   bool hidePublished = false;
   int ganttSms = -1;       // --gantt-sms N: lanes of SMs 0..N-1 in the Gantt chart (0 = all)
   QString historyDir;      // --history-dir (tests, demos): keep runs elsewhere
+  QString target;          // --target NAME: run on this saved target (Run > Targets...)
 };
 
 // Parses the arguments; on a bad value returns nothing and says why in `error`.

@@ -31,6 +31,7 @@
 #include "results_validation.h"
 #include "run_coordinator.h"
 #include "run_text.h"
+#include "targets_control.h"
 #include "window_actions.h"
 
 namespace kernellab::app {
@@ -111,6 +112,10 @@ void MainWindow::buildUi() {
   cancel_ = new QPushButton(tr("Cancel"), this);
   cancel_->setToolTip(tr("Stop after the launch in progress (Esc)"));
   cancel_->hide();
+  // Where runs run (issue 11): the switch, then what that target's worker said about itself.
+  targets_ = new TargetsControl(coordinator_, this);
+  connect(targets_, &TargetsControl::changed, this, &MainWindow::updateStatusBackend);
+  statusBar()->addWidget(targets_->switcher());
   statusBar()->addWidget(backend_, 1);
   statusBar()->addPermanentWidget(stage_);
   statusBar()->addPermanentWidget(progress_);
@@ -198,6 +203,8 @@ void MainWindow::wireRuns() {
     cancelling_ = false;
     cancel_->setEnabled(true);
     cancel_->setText(tr("Cancel"));
+    cancel_->setToolTip(coordinator_->usingWorkers() ? tr("End the run now: its worker process stops at once (Esc)")
+                                                     : tr("Stop after the launch in progress (Esc)"));
     for (const auto& p : pages_) p->runStarted(r, axes);
     progress_->setValue(0);
     progress_->show();
@@ -219,7 +226,8 @@ void MainWindow::wireRuns() {
               showError(tr("The run finished but could not be kept in the history: %1").arg(storeError));
               return;
             }
-            const HistoryEntry e = history_->adopt(path, file, tr("run here"));
+            const HistoryEntry e =
+                history_->adopt(path, file, tr("run on %1").arg(coordinator_->targetLabel()));
             if (!current) return;
             selectEntries({e.id}, e.id);
             const RunResult& last = file->runs.back();
@@ -317,6 +325,8 @@ void MainWindow::updateStatusBackend() {
   if (r.backend == BackendChoice::Cpu) text = tr("Backend: CPU (chosen in the panel)");
   else if (cudaSummary_.isEmpty()) text = tr("Backend: probing CUDA...");
   else text = tr("Backend: %1").arg(cudaSummary_);
+  if (coordinator_->usingWorkers() || !targets_->list().currentTarget().isLocal())
+    text = QStringLiteral("%1 · %2").arg(coordinator_->targetLabel(), text);
   backend_->setText(text);
   backend_->setToolTip(cudaSummary_.startsWith(QLatin1String("CPU"))
                            ? text + QStringLiteral("\n\n") +
@@ -359,9 +369,10 @@ void MainWindow::cancelRun() {
   liveDelay_.stop();
   if (!coordinator_->running()) return;
   coordinator_->cancel();
-  // The run stops between two launches: say so until it has (a launch can take seconds).
+  // In-process, the run stops between two launches: say so until it has (a launch can take
+  // seconds). A worker is ended at once.
   cancelling_ = true;
-  stage_->setText(tr("Cancelling... (after the launch in progress)"));
+  stage_->setText(coordinator_->usingWorkers() ? tr("Cancelling...") : tr("Cancelling... (after the launch in progress)"));
   cancel_->setEnabled(false);
   cancel_->setText(tr("Cancelling..."));
   panel_->setCancelling();
@@ -456,6 +467,8 @@ bool MainWindow::saveRequestFile(const QString& path, QString* error) {
     return false;
   }
 }
+
+bool MainWindow::selectTarget(const QString& name) { return targets_->select(name); }
 
 bool MainWindow::showView(const QString& id) {
   for (size_t i = 0; i < pages_.size(); ++i)

@@ -26,6 +26,7 @@ namespace kernellab::app {
 class HistoryDock;
 class HistoryStore;
 class RunCoordinator;
+class TargetsControl;
 struct WindowActions;
 
 class MainWindow : public QMainWindow, public PageHost {
@@ -41,6 +42,9 @@ class MainWindow : public QMainWindow, public PageHost {
   HistoryStore* history() const { return history_; }
   HistoryDock* historyDock() const { return historyDock_; }
   RunCoordinator* coordinator() const { return coordinator_; }
+  TargetsControl* targets() const { return targets_; }
+  // Runs go to this target from now on (Run > Targets...); false when there is none of that name.
+  bool selectTarget(const QString& name);
   ViewPage* page(const QString& id) const;
   const ViewPages& pages() const { return pages_; }
   const RunSelection& selection() const { return selection_; }
@@ -95,6 +99,7 @@ class MainWindow : public QMainWindow, public PageHost {
   HistoryDock* historyDock_ = nullptr;
   HistoryStore* history_ = nullptr;
   RunCoordinator* coordinator_ = nullptr;
+  TargetsControl* targets_ = nullptr;
   WindowActions* actions_ = nullptr;
   ViewPages pages_;
   RunSelection selection_;

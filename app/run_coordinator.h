@@ -12,6 +12,8 @@
 namespace kernellab::app {
 
 class RunController;
+class TargetList;
+class WorkerRuns;
 
 class RunCoordinator : public QObject {
   Q_OBJECT
@@ -32,6 +34,15 @@ class RunCoordinator : public QObject {
   // The last probe's answer (devices, CUDA's reason); meaningful once backendProbed().
   const kernellab::BackendStatus& backendStatus() const { return status_; }
 
+  // Worker processes (issue 11): with targets set, runs go to a kernellab-cli worker on the
+  // current target, unless it is this machine and no CLI is found (then they run in-process).
+  // The backend summary and status become the target's (from its worker's hello).
+  void setTargets(const TargetList& targets);
+  WorkerRuns* workers() const { return workers_; }
+  bool usingWorkers() const;
+  // "gpu-box (SSH)", or "This machine"; with "(in-process)" when no worker is used.
+  QString targetLabel() const;
+
  signals:
   void backendChanged(const QString& summary, bool cudaUsable);
   void backendStatusChanged(const kernellab::BackendStatus& status);
@@ -49,8 +60,15 @@ class RunCoordinator : public QObject {
  private:
   void end(quint64 generation);
 
+  template <class Runner>
+  void connectRunner(Runner* runner);
+  void showTarget();
+
+  QString historyDir_;
   QThread thread_;
   RunController* controller_ = nullptr;
+  WorkerRuns* workers_ = nullptr;
+  bool workerRun_ = false;  // the current generation runs in a worker
   quint64 generation_ = 0;
   bool running_ = false;
   QString backendSummary_;

@@ -14,6 +14,7 @@
 #include "kernellab/experiment.h"
 #include "main_window.h"
 #include "message_banner.h"
+#include "targets_control.h"
 
 namespace kernellab::app {
 
@@ -43,6 +44,9 @@ WindowActions* createWindowActions(MainWindow* w, const QList<QDockWidget*>& doc
   a->live = make(MainWindow::tr("&Live"), QKeySequence(QStringLiteral("Ctrl+L")),
                  MainWindow::tr("Re-run at once whenever a setting changes"));
   a->live->setCheckable(true);
+  a->targets =
+      make(MainWindow::tr("&Targets..."), QKeySequence(),
+           MainWindow::tr("Where runs run: this machine, an SSH host, or a scheduler's command"));
   a->resetLayout = make(MainWindow::tr("Reset &layout"), QKeySequence(), MainWindow::tr("Put the panels back where they started"));
 
   QMenu* file = w->menuBar()->addMenu(MainWindow::tr("&File"));
@@ -58,6 +62,8 @@ WindowActions* createWindowActions(MainWindow* w, const QList<QDockWidget*>& doc
   run->addAction(a->run);
   run->addAction(a->cancel);
   run->addAction(a->live);
+  run->addSeparator();
+  run->addAction(a->targets);
   QMenu* view = w->menuBar()->addMenu(MainWindow::tr("&View"));
   for (QDockWidget* d : docks) view->addAction(d->toggleViewAction());
   view->addSeparator();
@@ -100,6 +106,7 @@ WindowActions* createWindowActions(MainWindow* w, const QList<QDockWidget*>& doc
   QObject::connect(a->quit, &QAction::triggered, w, &QWidget::close);
   QObject::connect(a->run, &QAction::triggered, w, &MainWindow::startRun);
   QObject::connect(a->cancel, &QAction::triggered, w, &MainWindow::cancelRun);
+  QObject::connect(a->targets, &QAction::triggered, w, [w] { w->targets()->openDialog(); });
   QObject::connect(a->live, &QAction::toggled, w->panel(), &widgets::ExperimentPanel::setLive);
   QObject::connect(w->panel(), &widgets::ExperimentPanel::liveToggled, a->live, &QAction::setChecked);
   return a;

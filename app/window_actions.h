@@ -21,6 +21,7 @@ struct WindowActions {
   QAction* run = nullptr;
   QAction* cancel = nullptr;
   QAction* live = nullptr;
+  QAction* targets = nullptr;
   QAction* resetLayout = nullptr;
 };
 

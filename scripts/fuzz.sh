@@ -3,7 +3,7 @@
 # Runs every libFuzzer target of the loaders and parsers (tests/fuzz) for a while, starting from
 # the seed corpora in tests/fuzz/corpus/<target>/. New inputs go to a scratch folder, never into
 # the tree; a crash leaves its input in $KERNELLAB_FUZZ_ARTIFACTS and fails the run.
-#   scripts/fuzz.sh                 60 s per target (what CI runs: 5 targets, about 5 minutes)
+#   scripts/fuzz.sh                 60 s per target (what CI runs: 6 targets, about 6 minutes)
 #   KERNELLAB_FUZZ_SECONDS=3600 scripts/fuzz.sh        an hour each (docs/input-files.md)
 #   KERNELLAB_FUZZ_JOBS=8 ...       parallel jobs per target (libFuzzer -fork)
 # Builds in build-sanitize/ (see scripts/sanitize.sh), with ASan and UBSan.
@@ -28,7 +28,8 @@ trap 'rm -rf "$scratch"' EXIT
 export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 failed=0
-for target in fuzz_points_csv fuzz_points_npy fuzz_knn_image fuzz_request fuzz_results; do
+for target in fuzz_points_csv fuzz_points_npy fuzz_knn_image fuzz_request fuzz_results \
+    fuzz_worker_frames; do
   mkdir -p "$scratch/$target"
   echo "fuzz: $target for ${seconds} s"
   extra=()

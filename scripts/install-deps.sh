@@ -10,6 +10,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libeigen3-dev libglm-dev libgl-dev
   xvfb xauth libgl1-mesa-dri libglx-mesa0 libegl-mesa0 fonts-dejavu-core
   clang libclang-rt-14-dev llvm   # scripts/sanitize.sh and scripts/fuzz.sh (libFuzzer, ASan)
+  openssh-client openssh-server   # SSH targets; tst_ssh_target starts its own sshd on 127.0.0.1
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -85,4 +85,11 @@ JSON
 fi
 shoot kmeans timing-kmeans.png --chart time
 report kmeans kmeans-cpu
+# The GPU-server pictures (targets_dialog.png, window_ssh_*.png): the window driven against a
+# loopback sshd that the program starts itself (needs openssh-server).
+if [[ "targets_dialog.png" == $only || "window_ssh_live.png" == $only ]]; then
+  mkdir -p "$work/ssh"
+  HOME="$work/ssh" XDG_CONFIG_HOME="$work/ssh/config" XDG_DATA_HOME="$work/ssh/data" \
+    xvfb-run -a -s "-screen 0 1600x1000x24" "$build/tests/kl_targets_screenshots" "$out"
+fi
 ls -l "$out"

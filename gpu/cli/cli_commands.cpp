@@ -289,6 +289,10 @@ void writeLabels(const std::string& path, const RunResult& run) {
 }  // namespace
 
 int cmdDevices(const CliOptions& o) {
+  if (o.jsonPath == "-") {  // the JSON alone on stdout, for scripts (the worker's hello holds it too)
+    std::cout << nlohmann::json(backendStatus()).dump(2) << "\n";
+    return 0;
+  }
   checkOutputs(o);
   const BackendStatus s = backendStatus();
   std::cout << "CPU backend: works (" << s.cpu.name << ", " << s.cpu.smCount

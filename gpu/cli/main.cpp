@@ -6,6 +6,7 @@
 #include "cli_commands.h"
 #include "cli_models.h"
 #include "cli_numbers.h"
+#include "cli_worker.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
 
@@ -19,7 +20,7 @@ int main(int argc, char** argv) {
   CliOptions o;
 
   auto* devices = app.add_subcommand("devices", "What backends work here (and why not), device facts");
-  devices->add_option("--json", o.jsonPath, "Write the backend status as JSON");
+  devices->add_option("--json", o.jsonPath, "Write the backend status as JSON (- : on stdout alone)");
 
   auto* run = app.add_subcommand("run", "Run one family: one variant or all, one configuration");
   run->add_option("family", o.family,
@@ -73,6 +74,9 @@ int main(int argc, char** argv) {
       "access", "Access-pattern model: one warp's addresses, sectors and lines, shared-memory banks");
   addAccessOptions(access, acc);
 
+  WorkerOptions workerOptions;
+  auto* worker = addWorkerCommand(app, workerOptions);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -101,6 +105,7 @@ int main(int argc, char** argv) {
     if (occupancy->parsed()) return cmdOccupancy(occ);
     if (schedule->parsed()) return cmdSchedule(sched);
     if (access->parsed()) return cmdAccess(acc);
+    if (worker->parsed()) return cmdWorker(workerOptions);
   } catch (const InputError& e) {
     std::cerr << "kernellab-cli: error: " << e.what() << "\n";
     return 2;

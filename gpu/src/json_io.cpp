@@ -29,6 +29,35 @@ template <class E>
 struct IsNumberVector<std::vector<E>>
     : std::bool_constant<std::is_arithmetic_v<E> && !std::is_same_v<E, bool>> {};
 
+// A number of E's range taken as it is, without building a message: a million labels must not
+// cost a million strings. Anything else (a float for an int, out of range, not a number) returns
+// false and goes through jsonNumber, which says what is wrong.
+template <class E>
+bool plainNumber(const json& v, E& out) {
+  if constexpr (std::is_floating_point_v<E>) {
+    if (!v.is_number()) return false;
+    const double x = v.get<double>();
+    const double limit = static_cast<double>(std::numeric_limits<E>::max());
+    if (!std::isfinite(x) || x < -limit || x > limit) return false;
+    out = static_cast<E>(x);
+    return true;
+  } else {
+    if (v.is_number_unsigned()) {
+      const uint64_t x = v.get<uint64_t>();
+      if (x > static_cast<uint64_t>(std::numeric_limits<E>::max())) return false;
+      out = static_cast<E>(x);
+      return true;
+    }
+    if (!v.is_number_integer()) return false;
+    const int64_t x = v.get<int64_t>();
+    if (x < static_cast<int64_t>(std::numeric_limits<E>::min()) ||
+        (x > 0 && static_cast<uint64_t>(x) > static_cast<uint64_t>(std::numeric_limits<E>::max())))
+      return false;
+    out = static_cast<E>(x);
+    return true;
+  }
+}
+
 // Reads j[key] into out when present; a present field of the wrong type throws (caught and
 // reported with the field name by the public parse functions). Numbers (and arrays of numbers)
 // go through the checked layer: 100.7 is not an int, 1e10 is not a K, -1 is not a seed.
@@ -52,7 +81,11 @@ void opt(const json& j, const char* key, T& out) {
             values.push_back(std::numeric_limits<E>::quiet_NaN());
             continue;
           }
-        values.push_back(jsonNumber<E>((*it)[i], field + " element " + std::to_string(i)));
+        E x{};
+        if (plainNumber((*it)[i], x))
+          values.push_back(x);
+        else
+          values.push_back(jsonNumber<E>((*it)[i], field + " element " + std::to_string(i)));
       }
       out = std::move(values);
     } else {
@@ -336,6 +369,10 @@ void to_json(json& j, const BlockRecord& v) {
 void from_json(const json& j, BlockRecord& v) {
   if (!j.is_array() || j.size() != 6)
     throw InputError("schedule rows must be [block, sm, start_ns, end_ns, tile_x, tile_y]");
+  // 65,536 rows of a recorded schedule: the plain case builds no message.
+  if (plainNumber(j[0], v.blockId) && plainNumber(j[1], v.smId) && plainNumber(j[2], v.startNs) &&
+      plainNumber(j[3], v.endNs) && plainNumber(j[4], v.tileX) && plainNumber(j[5], v.tileY))
+    return;
   v.blockId = jsonNumber<int>(j[0], "schedule row block");
   v.smId = jsonNumber<int>(j[1], "schedule row sm");
   v.startNs = jsonNumber<uint64_t>(j[2], "schedule row start_ns");
