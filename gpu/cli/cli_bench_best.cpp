@@ -147,7 +147,8 @@ bool benchBest(const CliOptions& o, BackendChoice backend, ResultsFile& file) {
       const double t = perIteration(v);
       const int its = v->clustering ? std::max(1, v->clustering->iterations) : 1;
       std::cout << "  " << std::left << std::setw(12) << v->variant << std::right
-                << formatFixed(t, 4) << " ms, " << formatFixed(flop / (t * 1e-3) / 1e12, 1)
+                << (v->strategy.empty() ? "" : "[" + v->strategy + "] ") << formatFixed(t, 4)
+                << " ms, " << formatFixed(flop / (t * 1e-3) / 1e12, 1)
                 << " TFLOP/s of distance work"
                 << (peak ? " = " + formatFixed(flop / (t * 1e-3) / 1e9 / peak->gflops, 2) +
                                " x fp32 peak"

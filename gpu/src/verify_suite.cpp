@@ -68,13 +68,15 @@ std::vector<VerifyCase> clusteringVerifyCases(bool quick) {
   // 10x2x2: the thesis's gold-file size. 1000x7x3 and 4099x10x17: N a multiple of neither the
   // block nor K. 517x3x70 and 3001x5x300: D above small blocks (the center is staged in several
   // chunks). 64x64x4: K = N. 777x1x1: one cluster, one dimension. 30011x16x40 blobs: a larger
-  // random set with interleaved clusters.
+  // random set with interleaved clusters. 5003x150x12 blobs: K above the 128 centers the best
+  // k-means engine's tensor-core assign keeps on chip (its cuBLAS path).
   std::vector<Size> sizes = {{10, 2, 2, "seed"}, {1000, 7, 3, "seed"}, {517, 3, 70, "seed"},
                              {64, 64, 4, "seed"}, {777, 1, 1, "seed"}};
   if (!quick) {
     sizes.push_back({4099, 10, 17, "seed"});
     sizes.push_back({3001, 5, 300, "blobs"});
     sizes.push_back({30011, 16, 40, "blobs"});
+    sizes.push_back({5003, 150, 12, "blobs"});
   }
   std::vector<int> tpbs = quick ? std::vector<int>{64, 96, 1000}
                                 : std::vector<int>{64, 96, 128, 256, 512, 1000, 1024};

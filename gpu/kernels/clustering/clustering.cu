@@ -321,11 +321,12 @@ class CudaBackend final : public Backend {
                                     : "arrange layout (GPU transpose, " + how + ")",
                         arrange.elapsedMs()});
 
-    // The issue-7 engines work on the uploaded coalesced points (their own buffers and, for
-    // k-centers, the captured CUDA graph, are built here: timed as their allocation).
+    // The engines work on the uploaded points in their variant's layout (k-centers dimension-,
+    // k-means point-major); their own buffers and, for k-centers, the captured CUDA graph, are
+    // built here: timed as their allocation.
     if (v.engine != Engine::Seed) {
       t0 = std::chrono::steady_clock::now();
-      const float* X = coalesced_->view().values();
+      const float* X = coalesced_ ? coalesced_->view().values() : interleaved_->view().values();
       if (family == Family::KCenters)
         kcBest_ = std::make_unique<best::KCentersFused>(X, n, points_.d, k_, stream_.get());
       else if (v.engine == Engine::Best)
@@ -352,6 +353,10 @@ class CudaBackend final : public Backend {
     if (kmEngine_) return kmEngine_->grids();
     return {};
   }
+  std::vector<std::string> engineKernelNames() override {
+    return kmEngine_ ? kmEngine_->kernelNames() : std::vector<std::string>();
+  }
+  std::string engineStrategy() override { return kmEngine_ ? kmEngine_->strategy() : ""; }
 
   std::vector<std::optional<ResourceUsage>> resources() override {
     std::vector<std::optional<ResourceUsage>> out;

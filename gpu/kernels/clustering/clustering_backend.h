@@ -80,6 +80,9 @@ class Backend {
     return std::nullopt;
   }
   virtual std::vector<int> engineGrids() { return {}; }
+  // The engine's kernel names and its path where it chooses one on this device (else empty).
+  virtual std::vector<std::string> engineKernelNames() { return {}; }
+  virtual std::string engineStrategy() { return {}; }
 
   // Frees the variant's buffers; appends the phase "free".
   virtual void release(std::vector<PhaseTiming>& phases) = 0;

@@ -105,15 +105,25 @@ MemoryNeed estimateMemory(const BudgetInput& in) {
     }
     hostPeak = larger(hostPeak, host);
     // The generated point-major copy is staged on the device while the GPU transpose arranges it
-    // (clustering.cu), so the points are there twice during the arrangement.
-    std::vector<MemoryPart> dev{{"device points (and the transpose's staging copy)", 2.0 * points},
-                                {"device buffers", perPoint + small + scratch}};
-    if (v.engine == Engine::Best && kmeans)
-      dev.push_back({"best k-means state", 3.0 * centres + 16.0 * k + 4.0 * n});
+    // in the coalesced layout (clustering.cu), so the points are there twice then; point-major
+    // variants use the upload as it is.
+    std::vector<MemoryPart> dev;
+    if (v.layout == DataLayout::Coalesced)
+      dev.push_back({"device points (and the transpose's staging copy)", 2.0 * points});
+    else
+      dev.push_back({"device points", points});
+    dev.push_back({"device buffers", perPoint + small + scratch});
+    // The k-means engines' shared state: |x| and |x|^2 per point, the centers, sums and the
+    // update blocks' private K x D double sums (one block per SM: 256 bounds any GPU's count).
+    const double engineState = 12.0 * n + 5.0 * centres + 24.0 * k +
+                               256.0 * 8.0 * double(k) * d;
+    if (v.engine == Engine::Best && kmeans)  // + the list of unsure points and their masks
+      dev.push_back({"best k-means state",
+                     engineState + 20.0 * n + (k > 128 ? 4.0 * n * k : 0.0)});
     if (v.engine == Engine::Best && !kmeans)
       dev.push_back({"best k-centers state", 8.0 * n + 8.0 * k + 8.0 * grid});
-    if (v.engine == Engine::Cublas)
-      dev.push_back({"cuBLAS distance matrix", 4.0 * n * k + 4.0 * k + 3.0 * centres + 4.0 * n});
+    if (v.engine == Engine::Cublas || v.engine == Engine::CublasTf32)
+      dev.push_back({"cuBLAS distance matrix and engine state", 4.0 * n * k + engineState});
     devicePeak = larger(devicePeak, dev);
   }
   need.host.insert(need.host.end(), hostPeak.begin(), hostPeak.end());

@@ -157,12 +157,10 @@ double engineKernelBytes(Family f, Engine e, size_t kernel, int64_t n, int d, in
   if (e == Engine::Best) {
     switch (kernel) {
       case 0:
-        return points + centres + g;  // GEMM: G written
+        return points + centres + 2.0 * perPoint;  // assign: points, centers, |x| in, labels out
       case 1:
-        return g + 2.0 * perPoint;  // assign: G and |x| read, labels out
-      case 2:
         return 0.0;  // re-decisions: depends on the data
-      case 3:
+      case 2:
         return update;
       default:
         return finalize;
@@ -602,10 +600,14 @@ VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
   // Timings.
   const std::string clock = backend.clock();
   const std::vector<int> grids = engine ? backend.engineGrids() : kernelGrids(fam, s.n, k, tpb);
+  // An engine that chose its path on this device names its kernels and the path itself.
+  std::vector<std::string> engineNames = engine ? backend.engineKernelNames() : std::vector<std::string>();
+  if (engineNames.size() != nk) engineNames.clear();
+  if (engine) vr.strategy = backend.engineStrategy();
   const int gridN = gridFor(s.n, tpb);
   for (size_t q = 0; q < nk; ++q) {
     KernelResult kr;
-    kr.name = names[q];
+    kr.name = q < engineNames.size() ? engineNames[q] : names[q];
     kr.timing = summarize(launchMs[q], clock);
     kr.totalMs = summarize(repKernelMs[q], clock).medianMs;
     kr.launches = launches[q];

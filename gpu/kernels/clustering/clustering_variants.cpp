@@ -29,24 +29,27 @@ const std::vector<VariantInfo>& variants() {
 
 namespace {
 
+// The k-centers engine reads dimension-major points; the k-means engines point-major ones (each
+// point one contiguous row: what their update and re-decisions walk; their products take either).
 VariantInfo bestVariant(Family f) {
   return {"best",
           ScratchMemory::Shared,
-          DataLayout::Coalesced,
+          f == Family::KCenters ? DataLayout::Coalesced : DataLayout::Interleaved,
           f == Family::KCenters ? "Best (fused)" : "Best (exact TF32)",
           f == Family::KCenters
               ? "One fused pass per center (16-byte loads, farthest point picked on the GPU by the "
                 "last block), the K launches one CUDA graph: bandwidth-bound, no host round trips."
-              : "Distances on the TF32 tensor cores with a proven error bound (centers moved by "
-                "their mean); points near a tie re-decided in double: exact labels. Block-private "
-                "centroid sums, the exact score from them.",
+              : "Distances and labels in one pass on the TF32 tensor cores with a proven error "
+                "bound (the N x K product never stored); points near a tie re-decided in double: "
+                "exact labels. Point-major rows, so the block-private centroid sums read each "
+                "point once, contiguously; the exact score from the sums.",
           Engine::Best};
 }
 
 VariantInfo cublasVariant(bool tf32) {
   return {tf32 ? "cublas-tf32" : "cublas",
           ScratchMemory::Shared,
-          DataLayout::Coalesced,
+          DataLayout::Interleaved,
           tf32 ? "cuBLAS peer (TF32)" : "cuBLAS peer",
           std::string("How common libraries do it: -2 X C^T by cuBLAS (") +
               (tf32 ? "TF32 tensor cores" : "fp32 SGEMM") +
@@ -116,8 +119,10 @@ std::vector<VariantInfo> parseVariants(const std::vector<std::string>& ids, Fami
 const std::vector<std::string>& kernelNames(Family family, const VariantInfo& v) {
   static const std::vector<std::string> kcentersBest = {"kcentersFusedKernel"};
   // In each engine's kernelNames() order (gpu/kernels/clustering_best).
-  static const std::vector<std::string> kmeansBest = {"cublasGemmEx TF32", "assignBoundKernel",
-                                                      "exactFixKernel", "updateSumsKernel",
+  // (The best k-means engine names its own first kernel where it takes the cuBLAS path:
+  // Backend::engineKernelNames.)
+  static const std::vector<std::string> kmeansBest = {"kmeansTf32AssignKernel", "exactFixKernel",
+                                                      "updateSumsKernel",
                                                       "finalizeFromSumsKernel"};
   static const std::vector<std::string> kmeansCublas = {
       "cublasSgemm", "argminKernel", "updateSumsKernel", "finalizeFromSumsKernel"};

@@ -6,12 +6,14 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "best_engines.h"
 #include "cuda/cuda_check.h"
 #include "kernellab/result.h"
+#include "kmeans_update_sorted.cuh"
 
 namespace kernellab::clustering::best {
 
@@ -42,13 +44,15 @@ class KMeansDeviceState : public KMeansEngine {
   void allocateState(const float* d_points);
   // The centers of this assignment: the initial ones, or the means the last finalize wrote.
   void useNextCenters() { std::swap(centers_, next_); }
-  // updateSumsKernel over labels_ and the reduction of its blocks' sums (the caller times both):
-  // block-private sums in shared memory when K x D doubles fit, else global atomics.
+  // The centroid sums of labels_ (the caller times them): by label (SortedUpdate), or, where that
+  // does not fit, block-private sums in shared memory when K x D doubles fit, else global
+  // atomics. KERNELLAB_KMEANS_UPDATE=shared forces the block-private kernel (for measuring).
   void launchUpdate();
   // finalizeFromSumsKernel: scores from the sums, the next centers (the caller times it).
   void launchFinalize();
   // The update kernel's resources and grid.
   ResourceUsage updateResources() const;
+  std::string updateName() const;  // the update kernel of the plan
   ResourceUsage finalizeResources() const;
   int updateGrid() const { return updateGrid_; }
   // The iteration's per-cluster scores and counts, once the finalize kernel has run.
@@ -62,6 +66,8 @@ class KMeansDeviceState : public KMeansEngine {
   cuda::DeviceBuffer<double> sums_, sumsq_, outScores_, xsq_;
   cuda::DeviceBuffer<double> slices_;  // the update blocks' own K x D sums, reduced into sums_
   cuda::DeviceBuffer<int> counts_, outCounts_, labels_;
+  enum class Update { Sorted, Shared, Global } update_ = Update::Sorted;
+  SortedUpdate sorted_;
   bool sharedSums_ = false;
   int stages_ = 2;
   size_t updateSmem_ = 0;

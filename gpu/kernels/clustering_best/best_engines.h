@@ -2,8 +2,10 @@
 // The fastest-possible clustering engines (issue 7) and the cuBLAS-based peer, on device
 // pointers. No CUDA header here: the runner that owns the data includes this.
 //
-// All engines read the points dimension-major (X[d * N + i], the "coalesced" layout), which is
-// what their kernels are built around.
+// The k-centers engine reads the points dimension-major (X[d * N + i], the "coalesced" layout);
+// the k-means engines read them point-major (X[i * D + d], "interleaved"): their products take
+// either, and their update and exact re-decisions walk the points one by one, each a contiguous
+// row of D floats that way.
 #pragma once
 
 #include <cstdint>
@@ -61,13 +63,16 @@ class KMeansEngine {
   virtual std::vector<std::string> kernelNames() const = 0;
   virtual std::vector<ResourceUsage> resources() const = 0;
   virtual std::vector<int> grids() const = 0;  // blocks per launch of each kernel (0: library)
+  // How the engine does its work on this device and shape, when it chooses ("" otherwise).
+  virtual std::string strategy() const { return std::string(); }
 };
 
-// The best engine (issue 10): the distances' cross term by the TF32 tensor cores (cuBLAS,
-// centers moved by their mean so the product's error stays small), exact labels from a proven
-// bound on that error (points near a tie re-decided in double among their candidate centers), the
-// block-private centroid update, and the exact score from the per-cluster sums.
-// Throws InputError when cuBLAS cannot be loaded (names the library and dlerror()).
+// The best engine (issue 10): the distances' cross term on the TF32 tensor cores, fused with the
+// assignment (mma.sync; where that cannot run, a cuBLAS TF32 product), centers moved by their mean
+// so the product's error stays small, exact labels from a proven bound on that error (points near
+// a tie re-decided in double among their candidate centers), the block-private centroid update,
+// and the exact score from the per-cluster sums. Throws InputError when its path needs cuBLAS and
+// cuBLAS cannot be loaded (names the library and dlerror()).
 std::unique_ptr<KMeansEngine> makeBestKMeans(const float* d_points, int64_t n, int d, int k,
                                              CUstream_st* stream);
 

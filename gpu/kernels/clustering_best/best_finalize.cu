@@ -2,6 +2,8 @@
 // The device state shared by the best k-means engine and the cuBLAS peers: buffers, |x|^2 of the
 // points, the update and finalize launches and the read-backs.
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 #include "best_common.cuh"
 #include "cuda/kernel_resources.h"
@@ -25,29 +27,39 @@ void KMeansDeviceState::allocateState(const float* d_points) {
   xnorm_.allocate(static_cast<size_t>(n_));
   xsq_.allocate(static_cast<size_t>(n_));
 
-  // The update's plan: K x D double sums per block in shared memory (one block per SM) with the
-  // pipeline of points (four stages, or fewer, at least two) when they fit (and D <= 512: two
-  // dimensions per thread), else global atomics from more blocks. Each block a contiguous range of
-  // points, a multiple of 32.
+  // The update's plan: by label when it fits (kmeans_update_sorted.cuh); else K x D double sums
+  // per block in shared memory (one block per SM) with a pipeline of point rows (up to kMaxStages
+  // stages, at least two) when they fit and D <= 1024, else global atomics from more blocks. The
+  // last two give each block a contiguous range of points, a multiple of 32.
   const cuda::LaunchLimits limits = cuda::currentLaunchLimits();
-  // 256 bytes kept for the kernel's static shared memory (the stage's label order).
-  const size_t optin = static_cast<size_t>(limits.sharedPerBlockOptin) - 256;
+  const size_t optin = static_cast<size_t>(limits.sharedPerBlockOptin);
   stages_ = kMaxStages;
   while (stages_ > 2 && updateSharedBytes(k_, d_, stages_) > optin) --stages_;
-  sharedSums_ = d_ <= 2 * kPartThreads && updateSharedBytes(k_, d_, stages_) <= optin;
-  updateSmem_ = sharedSums_ ? updateSharedBytes(k_, d_, stages_) : updateGlobalSharedBytes(k_);
-  auto kernel = sharedSums_ ? updateSumsKernel : updateSumsGlobalKernel;
-  KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(updateSmem_)));
-  int perSM = 0;
-  KL_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, kernel, kPartThreads, updateSmem_));
-  const int64_t blocks = std::max<int64_t>(1, int64_t(limits.sms) * std::max(1, perSM));
-  perBlock_ = ((n_ + blocks - 1) / blocks + 31) / 32 * 32;
-  updateGrid_ = static_cast<int>((n_ + perBlock_ - 1) / perBlock_);
-  if (sharedSums_) slices_.allocate(static_cast<size_t>(updateGrid_) * k_ * d_);
+  sharedSums_ = d_ <= 4 * kPartThreads && updateSharedBytes(k_, d_, stages_) <= optin;
+  const char* forced = std::getenv("KERNELLAB_KMEANS_UPDATE");
+  const bool forceShared = forced && std::string(forced) == "shared" && sharedSums_;
+  if (SortedUpdate::fits(k_, d_) && !forceShared) {
+    update_ = Update::Sorted;
+    sorted_.allocate(n_, k_, d_, limits.sms);
+    updateGrid_ = sorted_.sumsGrid();
+  } else {
+    update_ = sharedSums_ ? Update::Shared : Update::Global;
+    updateSmem_ = sharedSums_ ? updateSharedBytes(k_, d_, stages_) : updateGlobalSharedBytes(k_);
+    const void* kernel = sharedSums_ ? reinterpret_cast<const void*>(updateSumsKernel)
+                                     : reinterpret_cast<const void*>(updateSumsGlobalKernel);
+    KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(updateSmem_)));
+    int perSM = 0;
+    KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, kernel, kPartThreads,
+                                                                updateSmem_));
+    const int64_t blocks = std::max<int64_t>(1, int64_t(limits.sms) * std::max(1, perSM));
+    perBlock_ = ((n_ + blocks - 1) / blocks + 31) / 32 * 32;
+    updateGrid_ = static_cast<int>((n_ + perBlock_ - 1) / perBlock_);
+    if (sharedSums_) slices_.allocate(static_cast<size_t>(updateGrid_) * k_ * d_);
+  }
 
-  pointNormsKernel<<<static_cast<unsigned>((n_ + kPartThreads - 1) / kPartThreads), kPartThreads, 0,
+  const int64_t normWarps = kPartThreads / 32;  // a warp per point
+  pointNormsKernel<<<static_cast<unsigned>((n_ + normWarps - 1) / normWarps), kPartThreads, 0,
                      stream_>>>(x_, n_, d_, xnorm_.get(), xsq_.get());
   KL_CUDA_CHECK_LAUNCH(stream_);
   KL_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -62,16 +74,21 @@ void KMeansDeviceState::begin(const std::vector<float>& centers) {
 }
 
 void KMeansDeviceState::launchUpdate() {
-  if (!sharedSums_) {
+  if (update_ == Update::Sorted) {
+    sorted_.launch(x_, labels_.get(), xsq_.get(), sums_.get(), sumsq_.get(), counts_.get(),
+                   stream_);
+    return;
+  }
+  if (update_ == Update::Global) {
     updateSumsGlobalKernel<<<updateGrid_, kPartThreads, updateSmem_, stream_>>>(
-        x_, n_, d_, k_, labels_.get(), xsq_.get(), perBlock_, n_ % 4 == 0, stages_, sums_.get(),
-        sumsq_.get(), counts_.get());
+        x_, n_, d_, k_, labels_.get(), xsq_.get(), perBlock_, sums_.get(), sumsq_.get(),
+        counts_.get());
     KL_CUDA_CHECK_LAUNCH(stream_);
     return;
   }
   updateSumsKernel<<<updateGrid_, kPartThreads, updateSmem_, stream_>>>(
-      x_, n_, d_, k_, labels_.get(), xsq_.get(), perBlock_, n_ % 4 == 0, stages_, slices_.get(),
-      sumsq_.get(), counts_.get());
+      x_, n_, d_, k_, labels_.get(), xsq_.get(), perBlock_, stages_, slices_.get(), sumsq_.get(),
+      counts_.get());
   KL_CUDA_CHECK_LAUNCH(stream_);
   const int64_t kd = static_cast<int64_t>(k_) * d_;
   reduceBlockSumsKernel<<<static_cast<unsigned>((kd + 255) / 256), 256, 0, stream_>>>(
@@ -87,8 +104,21 @@ void KMeansDeviceState::launchFinalize() {
 }
 
 ResourceUsage KMeansDeviceState::updateResources() const {
-  return cuda::kernelResources(sharedSums_ ? updateSumsKernel : updateSumsGlobalKernel,
+  if (update_ == Update::Sorted) return sorted_.resources();
+  return cuda::kernelResources(sharedSums_ ? reinterpret_cast<const void*>(updateSumsKernel)
+                                           : reinterpret_cast<const void*>(updateSumsGlobalKernel),
                                kPartThreads, updateSmem_);
+}
+
+std::string KMeansDeviceState::updateName() const {
+  switch (update_) {
+    case Update::Sorted:
+      return "segmentSumsKernel (points sorted by label)";
+    case Update::Shared:
+      return "updateSumsKernel";
+    default:
+      return "updateSumsGlobalKernel";
+  }
 }
 
 ResourceUsage KMeansDeviceState::finalizeResources() const {

@@ -91,13 +91,13 @@ void CublasGemm::product(const float* X, int64_t n, int d, const float* C, int k
   const CublasApi& api = cublasApi();
   const float beta = 0.f;
   const int ni = static_cast<int>(n);
-  // Column-major: X is n x d (ld n); C as stored is d x k column-major (ld d).
+  // Column-major: X as stored is d x n (ld d), used transposed; C as stored is d x k (ld d).
   if (precision_ == GemmPrecision::Fp32) {
     checkCublas(
-        api.sgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, ni, k, d, &alpha, X, ni, C, d, &beta, G, ni),
+        api.sgemm(handle_, CUBLAS_OP_T, CUBLAS_OP_N, ni, k, d, &alpha, X, d, C, d, &beta, G, ni),
         "cublasSgemm", __LINE__);
   } else {
-    checkCublas(api.gemmEx(handle_, CUBLAS_OP_N, CUBLAS_OP_N, ni, k, d, &alpha, X, CUDA_R_32F, ni,
+    checkCublas(api.gemmEx(handle_, CUBLAS_OP_T, CUBLAS_OP_N, ni, k, d, &alpha, X, CUDA_R_32F, d,
                            C, CUDA_R_32F, d, &beta, G, CUDA_R_32F, ni, CUBLAS_COMPUTE_32F_FAST_TF32,
                            CUBLAS_GEMM_DEFAULT),
                 "cublasGemmEx (TF32)", __LINE__);

@@ -26,8 +26,8 @@ class CublasGemm {
   CublasGemm(const CublasGemm&) = delete;
   CublasGemm& operator=(const CublasGemm&) = delete;
 
-  // G (n x k, column-major: G[kk * n + i]) = alpha * X C^T, with X dimension-major (n x d
-  // column-major, X[q * n + i]) and C point-major (k x d row-major).
+  // G (n x k, column-major: G[kk * n + i]) = alpha * X C^T, with X and C point-major (n x d and
+  // k x d row-major: X[i * d + q], C[kk * d + q]).
   void product(const float* X, int64_t n, int d, const float* C, int k, float alpha, float* G);
   GemmPrecision precision() const { return precision_; }
   // "cublasSgemm" or "cublasGemmEx TF32"

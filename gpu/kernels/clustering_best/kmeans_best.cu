@@ -1,23 +1,27 @@
 // SPDX-License-Identifier: MIT
 // k-means, best variant (issue 10): exact labels at the speed of the TF32 tensor cores.
 //
-// Per iteration:
-//  1. Cc = C - mean(C) and the norms (centerPrepKernel), then G = -2 X Cc^T by cuBLAS on the TF32
-//     tensor cores (0.35 ms at N = 1e6, K = 100, D = 200 on the H200 against 1.09 ms for the
-//     fp32 SGEMM). Moving the centers by their mean changes no arg-min (the shift adds the same
-//     -2 x.m to every center's distance) but shrinks |c'|, and with it the product's error bound,
-//     when the centers sit close together (the first iterations from first-K centers).
-//  2. assignBoundKernel: s_k = G + |c_k|^2 is within E_k = kappa |x| |c'_k| + 2^-23 |c_k|^2 of the
-//     exact value (kmeans_parts.cu derives kappa). A point whose best s beats every other center's
-//     s - E by more than its own E gets that label: it is the exact arg-min. The others are listed.
-//  3. exactFixKernel: one warp per listed point re-decides it in double among the centers whose
-//     intervals reach the best one.
-//  4. updateSumsKernel and finalizeFromSumsKernel (shared with the peers): block-private sums,
+// Per iteration, on point-major points:
+//  1. assign: centerPrepKernel (C' = C - mean(C) and the norms), then the fused TF32 assign
+//     (kmeans_tf32_assign.cuh): x.c' on the tensor cores with operands rounded to nearest, the
+//     label of every point its proven bound decides, the others listed with their candidate
+//     centers; the N x K product is never stored. Moving the centers by their mean changes no
+//     arg-min (it adds the same -2 x.m to every center's distance) but shrinks |c'|, and with it
+//     the bound, when the centers sit close together (the first iterations from first-K centers).
+//     Where the fused assign cannot run (compute capability below 8.0, K above 128, or the centers
+//     too large for shared memory) the same bound decides from a cuBLAS TF32 product instead.
+//  2. exactFixKernel: one warp per listed point re-decides it in double among its candidates.
+//  3. updateSumsKernel and finalizeFromSumsKernel (shared with the peers): block-private sums,
 //     the exact score as Q - 2 c.S + n |c|^2 in double, the next centers.
+//
+// KERNELLAB_KMEANS_ASSIGN=cublas forces the cuBLAS path (for measuring one against the other).
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "best_common.cuh"
@@ -27,18 +31,32 @@
 #include "cuda/kernel_resources.h"
 #include "kernellab/errors.h"
 #include "kmeans_parts.cuh"
+#include "kmeans_tf32_assign.cuh"
 
 namespace kernellab::clustering::best {
 namespace {
 
+bool cublasForced() {
+  const char* v = std::getenv("KERNELLAB_KMEANS_ASSIGN");
+  return v && std::strcmp(v, "cublas") == 0;
+}
+
 class BestKMeans final : public KMeansDeviceState {
  public:
   BestKMeans(const float* d_points, int64_t n, int d, int k, cudaStream_t stream)
-      : KMeansDeviceState(n, d, k, stream), gemm_(stream, GemmPrecision::Tf32) {
-    kappa_ = tf32BoundFactor(d);
-    g_.allocate(static_cast<size_t>(n) * k);
+      : KMeansDeviceState(n, d, k, stream) {
+    std::string why = "KERNELLAB_KMEANS_ASSIGN=cublas";
+    if (!cublasForced()) plan_ = planTf32Assign(k, d, why);
+    if (!plan_) {
+      fallbackWhy_ = why;
+      gemm_ = std::make_unique<CublasGemm>(stream, GemmPrecision::Tf32);
+      g_.allocate(static_cast<size_t>(n) * k);
+    } else {
+      masks_.allocate(static_cast<size_t>(n) * kMaskWords);
+    }
+    kappa_ = tf32BoundFactor(d, plan_ ? Tf32Rounding::TruncatePointsRoundCenters
+                                      : Tf32Rounding::TruncateBoth);
     cc_.allocate(static_cast<size_t>(k) * d);
-    ct_.allocate(static_cast<size_t>(k) * d);
     cn_.allocate(size_t(k));
     cabs_.allocate(size_t(k));
     unsure_.allocate(static_cast<size_t>(n));
@@ -46,46 +64,46 @@ class BestKMeans final : public KMeansDeviceState {
     const cuda::LaunchLimits limits = cuda::currentLaunchLimits();
     fixGrid_ = std::max(1, limits.sms * 8);
     prepSmem_ = sizeof(float) * static_cast<size_t>(d);
-    // The centers stay in global memory for the re-decisions (the lanes read consecutive centers:
-    // L1 hits): with them in shared memory only 2 blocks fit per SM, and the re-decisions, which
-    // wait on scattered reads of their points, ran at 24 % occupancy (ncu, H200).
-    ctShared_ = false;
-    fixSmem_ = fixSharedBytes(d, k, ctShared_);
-    if (std::max(prepSmem_, fixSmem_) > static_cast<size_t>(limits.sharedPerBlockOptin))
-      throw InputError(
-          "best k-means stages a point per warp in shared memory: D = " + std::to_string(d) +
-          " needs " + std::to_string(fixSmem_) + " bytes per block, this GPU allows " +
-          std::to_string(limits.sharedPerBlockOptin) + "; use cublas or the seed variants");
+    if (prepSmem_ > static_cast<size_t>(limits.sharedPerBlockOptin))
+      throw InputError("best k-means keeps the centers' mean in shared memory: D = " +
+                       std::to_string(d) + " needs " + std::to_string(prepSmem_) +
+                       " bytes per block, this GPU allows " +
+                       std::to_string(limits.sharedPerBlockOptin) +
+                       "; use cublas or the seed variants");
     if (prepSmem_ > 48 * 1024)
       KL_CUDA_CHECK(cudaFuncSetAttribute(centerPrepKernel,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(prepSmem_)));
-    if (fixSmem_ > 48 * 1024)
-      KL_CUDA_CHECK(cudaFuncSetAttribute(
-          exactFixKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(fixSmem_)));
     allocateState(d_points);
   }
 
   KMeansIteration iterate(int /*iteration*/) override {
     useNextCenters();
     KL_CUDA_CHECK(cudaMemsetAsync(unsureCount_.get(), 0, sizeof(int), stream_));
-    cuda::EventPair gemm, assign, fix, update, finalize;
-    gemm.start(stream_);
-    centerPrepKernel<<<1, 1024, prepSmem_, stream_>>>(centers_.get(), k_, d_, true, cc_.get(),
-                                                      cn_.get(), cabs_.get(), ct_.get());
-    KL_CUDA_CHECK_LAUNCH(stream_);
-    gemm_.product(x_, n_, d_, cc_.get(), k_, -2.f, g_.get());
-    gemm.stop(stream_);
+    cuda::EventPair assign, fix, update, finalize;
     assign.start(stream_);
-    assignBoundKernel<<<static_cast<unsigned>((n_ + kPartThreads - 1) / kPartThreads), kPartThreads,
-                        0, stream_>>>(g_.get(), cn_.get(), cabs_.get(), xnorm_.get(), n_, k_,
-                                      kappa_, labels_.get(), unsure_.get(), unsureCount_.get());
+    centerPrepKernel<<<1, 1024, prepSmem_, stream_>>>(centers_.get(), k_, d_, true, cc_.get(),
+                                                      cn_.get(), cabs_.get());
     KL_CUDA_CHECK_LAUNCH(stream_);
+    Candidates cand{nullptr, g_.get(), cn_.get(), cabs_.get(), xnorm_.get(), kappa_};
+    if (plan_) {
+      launchTf32Assign(*plan_, x_, n_, d_, cc_.get(), cn_.get(), cabs_.get(), k_, xnorm_.get(),
+                       kappa_, labels_.get(), unsure_.get(), unsureCount_.get(), masks_.get(),
+                       stream_);
+      cand.masks = masks_.get();
+    } else {
+      gemm_->product(x_, n_, d_, cc_.get(), k_, -2.f, g_.get());
+      assignBoundKernel<<<static_cast<unsigned>((n_ + kPartThreads - 1) / kPartThreads),
+                          kPartThreads, 0, stream_>>>(g_.get(), cn_.get(), cabs_.get(),
+                                                      xnorm_.get(), n_, k_, kappa_, labels_.get(),
+                                                      unsure_.get(), unsureCount_.get());
+      KL_CUDA_CHECK_LAUNCH(stream_);
+    }
     assign.stop(stream_);
     fix.start(stream_);
-    exactFixKernel<<<fixGrid_, kFixThreads, fixSmem_, stream_>>>(
-        x_, n_, d_, ct_.get(), k_, g_.get(), cn_.get(), cabs_.get(), xnorm_.get(), kappa_,
-        unsure_.get(), unsureCount_.get(), ctShared_, labels_.get());
+    exactFixKernel<<<fixGrid_, kFixThreads, 0, stream_>>>(x_, n_, d_, centers_.get(), k_, cand,
+                                                          unsure_.get(), unsureCount_.get(),
+                                                          labels_.get());
     KL_CUDA_CHECK_LAUNCH(stream_);
     fix.stop(stream_);
     update.start(stream_);
@@ -95,8 +113,7 @@ class BestKMeans final : public KMeansDeviceState {
     launchFinalize();
     finalize.stop(stream_);
     KMeansIteration it;
-    it.kernelMs = {gemm.elapsedMs(), assign.elapsedMs(), fix.elapsedMs(), update.elapsedMs(),
-                   finalize.elapsedMs()};
+    it.kernelMs = {assign.elapsedMs(), fix.elapsedMs(), update.elapsedMs(), finalize.elapsedMs()};
     readScores(it);
     int unsure = 0;
     KL_CUDA_CHECK(cudaMemcpy(&unsure, unsureCount_.get(), sizeof unsure, cudaMemcpyDeviceToHost));
@@ -105,27 +122,34 @@ class BestKMeans final : public KMeansDeviceState {
   }
 
   std::vector<std::string> kernelNames() const override {
-    return {gemm_.name(), "assignBoundKernel", "exactFixKernel", "updateSumsKernel",
-            "finalizeFromSumsKernel"};
+    return {plan_ ? "kmeansTf32AssignKernel" : "cublasGemmEx TF32 + assignBoundKernel",
+            "exactFixKernel", updateName(), "finalizeFromSumsKernel"};
   }
   std::vector<int> grids() const override {
-    return {0, static_cast<int>((n_ + kPartThreads - 1) / kPartThreads), fixGrid_, updateGrid(), 1};
+    const int assignGrid =
+        plan_ ? plan_->grid : static_cast<int>((n_ + kPartThreads - 1) / kPartThreads);
+    return {assignGrid, fixGrid_, updateGrid(), 1};
   }
   std::vector<ResourceUsage> resources() const override {
-    ResourceUsage none;  // cuBLAS picks its own kernel
-    return {none, cuda::kernelResources(assignBoundKernel, kPartThreads, 0),
-            cuda::kernelResources(exactFixKernel, kFixThreads, fixSmem_), updateResources(),
+    ResourceUsage assign;  // the cuBLAS path: cuBLAS picks its own kernel
+    if (plan_) assign = tf32AssignResources(*plan_);
+    return {assign, cuda::kernelResources(exactFixKernel, kFixThreads, 0), updateResources(),
             finalizeResources()};
+  }
+  std::string strategy() const override {
+    return plan_ ? "tf32-mma" : "cublas-tf32 (" + fallbackWhy_ + ")";
   }
 
  private:
-  CublasGemm gemm_;
+  std::optional<Tf32AssignPlan> plan_;
+  std::string fallbackWhy_;
+  std::unique_ptr<CublasGemm> gemm_;
   float kappa_ = 0;
   int fixGrid_ = 1;
-  size_t prepSmem_ = 0, fixSmem_ = 0;
-  bool ctShared_ = false;
-  cuda::DeviceBuffer<float> g_, cc_, ct_, cn_, cabs_;
+  size_t prepSmem_ = 0;
+  cuda::DeviceBuffer<float> g_, cc_, cn_, cabs_;
   cuda::DeviceBuffer<int> unsure_, unsureCount_;
+  cuda::DeviceBuffer<uint32_t> masks_;
 };
 
 }  // namespace

@@ -38,7 +38,7 @@ class CublasKMeans final : public KMeansDeviceState {
     gemm.stop(stream_);
     argmin.start(stream_);
     centerPrepKernel<<<1, 1024, 0, stream_>>>(centers_.get(), k_, d_, false, nullptr, cn_.get(),
-                                              nullptr, nullptr);
+                                              nullptr);
     KL_CUDA_CHECK_LAUNCH(stream_);
     argminKernel<<<static_cast<unsigned>((n_ + kPartThreads - 1) / kPartThreads), kPartThreads, 0,
                    stream_>>>(g_.get(), cn_.get(), n_, k_, labels_.get());
@@ -57,7 +57,7 @@ class CublasKMeans final : public KMeansDeviceState {
   }
 
   std::vector<std::string> kernelNames() const override {
-    return {gemm_.name(), "argminKernel", "updateSumsKernel", "finalizeFromSumsKernel"};
+    return {gemm_.name(), "argminKernel", updateName(), "finalizeFromSumsKernel"};
   }
   std::vector<int> grids() const override {
     return {0, static_cast<int>((n_ + kPartThreads - 1) / kPartThreads), updateGrid(), 1};

@@ -7,43 +7,49 @@
 
 namespace kernellab::clustering::best {
 
-// The error of s_k = G_ik + cn_k against the exact |c_k|^2 - 2 x.c'_k, where G is the TF32 product
-// -2 X C'^T with fp32 accumulation (cuBLAS CUBLAS_COMPUTE_32F_FAST_TF32):
-//  - each operand rounded to TF32 (10 mantissa bits; truncation allowed): a product x_d c_d
-//    misses at most (2 * 2^-10 + 2^-20) |x_d c_d|;
+// The error of s_k = G_ik + cn_k against the exact |c_k|^2 - 2 x.c'_k, where G is a TF32 product
+// -2 X C'^T with fp32 accumulation (cuBLAS CUBLAS_COMPUTE_32F_FAST_TF32, or mma.sync):
+//  - each operand rounded to TF32 (10 mantissa bits): a relative error of at most ux = 2^-10 for
+//    the points and uc for the centers (2^-10 when truncated, 2^-11 when rounded to nearest by
+//    cvt.rna); a product x_d c_d misses at most (ux + uc + ux uc) |x_d c_d|; the product of two
+//    TF32 values is exact in fp32;
 //  - the fp32 accumulation of D products in any order (tensor cores may truncate): at most
-//    D * 2^-23 * sum |x_d c_d| (with the 1 + 2^-9 growth of the rounded terms);
+//    D * 2^-23 * sum |x_d c_d| (with the 1 + ux + uc growth of the rounded terms);
 //  - sum_d |x_d c_d| <= |x| |c'| (Cauchy-Schwarz); the factor 2 of G, then the fp32 rounding of
 //    C - m (2^-24 |c'| per component) and of the final sum s (2^-24 |G|): 3 * 2^-24 more;
 //  - cn_k's own rounding (one fp32 rounding of a double sum) and its share of the rounding of s:
-//    2^-23 cn_k, taken as 2^-22 cn_k.
-// All of it doubled: kappa = 2 * (2 * (2^-9 + 2^-20 + D 2^-23 (1 + 2^-9)) + 3 * 2^-24).
-float tf32BoundFactor(int d) {
-  const double u = 1.0 / 1024.0, e = 1.0 / 8388608.0;
-  return static_cast<float>(2.0 * (2.0 * (2.0 * u + u * u + d * e * (1.0 + 2.0 * u)) + 1.5 * e));
-}
-
-__device__ __forceinline__ float bound(float kappa, float xnorm, float cabs, float cn) {
-  return fmaf(kappa * xnorm, cabs, cn * (1.0f / 4194304.0f));
+//    2^-23 cn_k, taken as 2^-22 cn_k (the second term of tf32Bound).
+// All of it doubled: kappa = 2 * (2 * (ux + uc + ux uc + D 2^-23 (1 + ux + uc)) + 3 * 2^-24).
+float tf32BoundFactor(int d, Tf32Rounding rounding) {
+  const double ux = 1.0 / 1024.0;
+  const double uc = rounding == Tf32Rounding::TruncateBoth ? 1.0 / 1024.0 : 1.0 / 2048.0;
+  const double e = 1.0 / 8388608.0;
+  return static_cast<float>(
+      2.0 * (2.0 * (ux + uc + ux * uc + d * e * (1.0 + ux + uc)) + 1.5 * e));
 }
 
 __global__ void pointNormsKernel(const float* __restrict__ X, int64_t n, int d,
                                  float* __restrict__ xnorm, double* __restrict__ xsq) {
-  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
+  const int lane = threadIdx.x & 31;
+  const int64_t i = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  if (i >= n) return;  // the whole warp: i is the same for its lanes
+  const float* x = X + i * d;
   double s = 0.0;
-  for (int q = 0; q < d; ++q) {
-    const double v = X[static_cast<int64_t>(q) * n + i];  // a warp reads 128 contiguous bytes
+  for (int q = lane; q < d; q += 32) {
+    const double v = x[q];  // the warp reads the point's row contiguously
     s = fma(v, v, s);
   }
-  xsq[i] = s;
-  // Rounded up: the bound must not shrink.
-  xnorm[i] = __double2float_ru(sqrt(s) * (1.0 + 1e-12));
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+  if (lane == 0) {
+    xsq[i] = s;
+    // Rounded up: the bound must not shrink.
+    xnorm[i] = __double2float_ru(sqrt(s) * (1.0 + 1e-12));
+  }
 }
 
 __global__ void centerPrepKernel(const float* __restrict__ C, int k, int d, bool centered,
                                  float* __restrict__ Cc, float* __restrict__ cn,
-                                 float* __restrict__ cabs, float* __restrict__ Ct) {
+                                 float* __restrict__ cabs) {
   extern __shared__ float mean[];  // d floats when centered
   if (centered) {
     for (int q = threadIdx.x; q < d; q += blockDim.x) {
@@ -62,7 +68,6 @@ __global__ void centerPrepKernel(const float* __restrict__ C, int k, int d, bool
       if (centered) {
         const float cc = c - mean[q];
         Cc[static_cast<int64_t>(kk) * d + q] = cc;
-        Ct[static_cast<int64_t>(q) * k + kk] = c;
         sc = fma(double(cc), double(cc), sc);
       }
     }
@@ -110,7 +115,7 @@ __global__ void assignBoundKernel(const float* __restrict__ G, const float* __re
     for (int kk = 0; kk < k; ++kk) {
       const float c = cn[kk];
       const float s = G[static_cast<int64_t>(kk) * n + i] + c;
-      const float e = bound(kappa, xn, cabs[kk], c);
+      const float e = tf32Bound(kappa, xn, cabs[kk], c);
       if (s < b1) {
         b1 = s;
         e1 = e;
@@ -140,96 +145,91 @@ __global__ void assignBoundKernel(const float* __restrict__ G, const float* __re
   }
 }
 
-__global__ void __launch_bounds__(kFixThreads)
-    exactFixKernel(const float* __restrict__ X, int64_t n, int d, const float* __restrict__ Ct,
-                   int k, const float* __restrict__ G, const float* __restrict__ cn,
-                   const float* __restrict__ cabs, const float* __restrict__ xnorm, float kappa,
-                   const int* __restrict__ unsure, const int* __restrict__ unsureCount,
-                   bool ctShared, int* __restrict__ labels) {
-  extern __shared__ float pointS[];  // one point per warp, then (ctShared) the centers, D x K
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  float* xs = pointS + static_cast<size_t>(warp) * d;
-  const int count = *unsureCount;
-  if (static_cast<int64_t>(blockIdx.x) * (blockDim.x >> 5) >= count)
-    return;  // no work: skip the copy
-  const float* Cts = Ct;
-  if (ctShared) {
-    float* c = pointS + static_cast<size_t>(blockDim.x >> 5) * d;
-    for (int e = threadIdx.x; e < k * d; e += blockDim.x) c[e] = Ct[e];
-    __syncthreads();
-    Cts = c;
+namespace {
+
+// The best s over the centers (lowest index at equal) and its bound, as assignBoundKernel found
+// it: the lanes take every 32nd center, then the warp agrees.
+__device__ float bestInterval(const Candidates& c, int64_t n, int k, int64_t i, int lane) {
+  const float xn = c.xnorm[i];
+  float b = INFINITY, be = 0.f;
+  int bi = INT_MAX;
+  for (int kk = lane; kk < k; kk += 32) {
+    const float cn = c.cn[kk];
+    const float s = c.G[static_cast<int64_t>(kk) * n + i] + cn;
+    if (s < b) {
+      b = s;
+      bi = kk;
+      be = tf32Bound(c.kappa, xn, c.cabs[kk], cn);
+    }
   }
+  for (int o = 16; o > 0; o >>= 1) {
+    const float ob = __shfl_xor_sync(0xffffffffu, b, o);
+    const int oi = __shfl_xor_sync(0xffffffffu, bi, o);
+    const float oe = __shfl_xor_sync(0xffffffffu, be, o);
+    if (ob < b || (ob == b && oi < bi)) {
+      b = ob;
+      bi = oi;
+      be = oe;
+    }
+  }
+  return b + be;
+}
+
+// The candidates among centers k0 .. k0 + 31 as a bit mask (the same on every lane).
+__device__ uint32_t candidateBits(const Candidates& c, int64_t n, int k, int64_t i, int64_t w,
+                                  int k0, float limit, int lane) {
+  if (c.masks) return c.masks[w * kMaskWords + (k0 >> 5)];
+  const int kk = k0 + lane;
+  bool candidate = false;
+  if (kk < k) {
+    const float cn = c.cn[kk];
+    const float s = c.G[static_cast<int64_t>(kk) * n + i] + cn;
+    candidate = s - tf32Bound(c.kappa, c.xnorm[i], c.cabs[kk], cn) <= limit;
+  }
+  return __ballot_sync(0xffffffffu, candidate);
+}
+
+}  // namespace
+
+__global__ void __launch_bounds__(kFixThreads)
+    exactFixKernel(const float* __restrict__ X, int64_t n, int d, const float* __restrict__ C,
+                   int k, Candidates cand, const int* __restrict__ unsure,
+                   const int* __restrict__ unsureCount, int* __restrict__ labels) {
+  const int lane = threadIdx.x & 31;
+  const int count = *unsureCount;
   const int64_t warps = static_cast<int64_t>(gridDim.x) * (blockDim.x >> 5);
-  for (int64_t w = static_cast<int64_t>(blockIdx.x) * (blockDim.x >> 5) + warp; w < count;
-       w += warps) {
+  for (int64_t w = static_cast<int64_t>(blockIdx.x) * (blockDim.x >> 5) + (threadIdx.x >> 5);
+       w < count; w += warps) {
     const int64_t i = unsure[w];
-    const float xn = xnorm[i];
-    __syncwarp();  // the previous point's reads of xs are done
-    for (int q = lane; q < d; q += 32) xs[q] = X[static_cast<int64_t>(q) * n + i];
-    // The best s and its bound, as the assign kernel found them.
-    float b = INFINITY, be = 0.f;
-    int bi = INT_MAX;
-    for (int kk = lane; kk < k; kk += 32) {
-      const float c = cn[kk];
-      const float s = G[static_cast<int64_t>(kk) * n + i] + c;
-      if (s < b) {
-        b = s;
-        bi = kk;
-        be = bound(kappa, xn, cabs[kk], c);
-      }
-    }
-    for (int o = 16; o > 0; o >>= 1) {
-      const float ob = __shfl_xor_sync(0xffffffffu, b, o);
-      const int oi = __shfl_xor_sync(0xffffffffu, bi, o);
-      const float oe = __shfl_xor_sync(0xffffffffu, be, o);
-      if (ob < b || (ob == b && oi < bi)) {
-        b = ob;
-        bi = oi;
-        be = oe;
-      }
-    }
-    const float limit = b + be;
-    __syncwarp();  // xs complete
+    const float* x = X + i * d;
+    const float limit = cand.masks ? 0.f : bestInterval(cand, n, k, i, lane);
     double best = INFINITY;
-    int bestK = INT_MAX;
+    int bestK = -1;
     for (int k0 = 0; k0 < k; k0 += 32) {
-      const int kk = k0 + lane;
-      bool candidate = false;
-      if (kk < k) {
-        const float c = cn[kk];
-        const float s = G[static_cast<int64_t>(kk) * n + i] + c;
-        candidate = s - bound(kappa, xn, cabs[kk], c) <= limit;
-      }
-      if (__ballot_sync(0xffffffffu, candidate) == 0) continue;
-      double acc = INFINITY;
-      if (candidate) {  // this lane's center, in double over every dimension (two chains)
-        double a0 = 0.0, a1 = 0.0;
-        int q = 0;
-#pragma unroll 4
-        for (; q + 1 < d; q += 2) {
-          const double d0 = double(xs[q]) - double(Cts[static_cast<int64_t>(q) * k + kk]);
-          const double d1 = double(xs[q + 1]) - double(Cts[static_cast<int64_t>(q + 1) * k + kk]);
+      uint32_t bits = candidateBits(cand, n, k, i, w, k0, limit, lane);
+      while (bits) {  // the same bits on every lane: the loop is warp-uniform
+        const int kk = k0 + __ffs(bits) - 1;
+        bits &= bits - 1u;
+        const float* c = C + static_cast<int64_t>(kk) * d;
+        double a0 = 0.0, a1 = 0.0;  // two chains; the lanes over the dimensions (coalesced)
+        int q = lane;
+        for (; q + 32 < d; q += 64) {
+          const double d0 = double(x[q]) - double(c[q]);
+          const double d1 = double(x[q + 32]) - double(c[q + 32]);
           a0 = fma(d0, d0, a0);
           a1 = fma(d1, d1, a1);
         }
         if (q < d) {
-          const double d0 = double(xs[q]) - double(Cts[static_cast<int64_t>(q) * k + kk]);
+          const double d0 = double(x[q]) - double(c[q]);
           a0 = fma(d0, d0, a0);
         }
-        acc = a0 + a1;
-      }
-      int accK = candidate ? kk : INT_MAX;
-      for (int o = 16; o > 0; o >>= 1) {
-        const double oa = __shfl_xor_sync(0xffffffffu, acc, o);
-        const int ok = __shfl_xor_sync(0xffffffffu, accK, o);
-        if (oa < acc || (oa == acc && ok < accK)) {
-          acc = oa;
-          accK = ok;
+        double acc = a0 + a1;
+        // A butterfly: every lane ends with the same sum (each step adds the same two numbers).
+        for (int o = 16; o > 0; o >>= 1) acc += __shfl_xor_sync(0xffffffffu, acc, o);
+        if (acc < best) {  // centers in increasing order: the lowest index at equal distance
+          best = acc;
+          bestK = kk;
         }
-      }
-      if (acc < best || (acc == best && accK < bestK)) {
-        best = acc;
-        bestK = accK;
       }
     }
     if (lane == 0) labels[i] = bestK;
@@ -237,82 +237,6 @@ __global__ void __launch_bounds__(kFixThreads)
 }
 
 namespace {
-
-// Adds a finished run of equal labels to the block's (or the grid's) sums.
-template <bool kShared>
-__device__ __forceinline__ void flushRun(double* sums, int label, int d, int q, double run) {
-  if (label < 0) return;
-  if constexpr (kShared)
-    sums[label * d + q] += run;  // this thread alone owns column q of the block's sums
-  else
-    atomicAdd(sums + static_cast<int64_t>(label) * d + q, run);
-}
-
-template <bool kShared>
-__device__ __forceinline__ void addPoint(double* sums, int k, int d, int q, int label, float x,
-                                         int& runK, double& run) {
-  if (label != runK) {
-    flushRun<kShared>(sums, runK, d, q, run);
-    runK = (label >= 0 && label < k) ? label : -1;  // an invalid label is left out (and caught by
-    run = 0.0;                                      // the count check of the verification)
-  }
-  run += double(x);
-}
-
-}  // namespace
-
-// cp.async (sm_80+) copies global to shared memory without passing through registers, so a stage's
-// loads stay in flight while the previous stage is used. `srcBytes` < `size` zero-fills the rest
-// (cp.async's src-size operand). Turing (sm_75, in the default build's architectures) has no
-// cp.async: there the copy is a plain load and store, done before the call returns, so commit and
-// wait have nothing left to do; the results are the same, only the overlap is lost.
-__device__ __forceinline__ void copyAsync(void* dst, const void* src, int srcBytes, int size) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-  if (size == 16)
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src),
-                 "r"(srcBytes));
-  else
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(src),
-                 "r"(srcBytes));
-#else
-  if (srcBytes >= size && size == 16) {
-    *static_cast<float4*>(dst) = *static_cast<const float4*>(src);
-  } else if (srcBytes >= size && size == 4) {
-    *static_cast<float*>(dst) = *static_cast<const float*>(src);
-  } else {
-    const char* from = static_cast<const char*>(src);
-    char* to = static_cast<char*>(dst);
-    for (int i = 0; i < size; ++i) to[i] = i < srcBytes ? from[i] : char(0);
-  }
-#endif
-}
-__device__ __forceinline__ void commitAsync() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::);
-#endif
-}
-// Waits until at most `pending` groups are in flight (pending < kMaxStages).
-__device__ __forceinline__ void waitAsync(int pending) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  switch (pending) {
-    case 0:
-      asm volatile("cp.async.wait_group 0;\n" ::);
-      break;
-    case 1:
-      asm volatile("cp.async.wait_group 1;\n" ::);
-      break;
-    case 2:
-      asm volatile("cp.async.wait_group 2;\n" ::);
-      break;
-    default:
-      asm volatile("cp.async.wait_group 3;\n" ::);
-      break;
-  }
-#else
-  (void)pending;
-#endif
-}
 
 // The |x|^2 sums and counts of the block's points: each thread a contiguous piece of the range,
 // runs of equal labels added once.
@@ -347,122 +271,119 @@ __device__ __forceinline__ void addNormsAndCounts(const int* __restrict__ labels
   }
 }
 
+}  // namespace
+
+// Reads: the block's contiguous range of point rows once, as one stream (point-major: a stage of
+// 16 points is one run of 64 D bytes); 132 such streams on the H200. Each thread adds four
+// coordinates per point from one 16-byte shared read; with D = 200, 50 threads cover a point and
+// the block's 256 threads sum five points at once. (A thread per dimension, one point at a time,
+// ran at 7.8 cycles per instruction with 8 warps per SM and about 30 instructions per point: 1.0
+// ms at N = 1e6, D = 200 on the H200, a quarter of the copy rate.) Expected limiter: DRAM.
 __global__ void __launch_bounds__(kPartThreads, 1)
     updateSumsKernel(const float* __restrict__ X, int64_t n, int d, int k,
                      const int* __restrict__ labels, const double* __restrict__ xsq,
-                     int64_t perBlock, bool vec, int stages, double* sums, double* sumsq,
-                     int* counts) {
+                     int64_t perBlock, int stages, double* slices, double* sumsq, int* counts) {
   extern __shared__ __align__(16) unsigned char smem[];
   double* sumS = reinterpret_cast<double*>(smem);
   double* sqS = sumS + static_cast<size_t>(k) * d;
   int* cntS = reinterpret_cast<int*>(sqS + k);
   unsigned char* stageBase = smem + updateSumsBytes(k, d);
   const size_t stageBytes = updateStageBytes(d);
+  const int pitch = updateRowPitch(d);
   for (int e = threadIdx.x; e < k * d; e += blockDim.x) sumS[e] = 0.0;
   for (int e = threadIdx.x; e < k; e += blockDim.x) {
     sqS[e] = 0.0;
     cntS[e] = 0;
   }
-  // The sums run over chunks of 16 points dealt out round-robin (chunk c to block c mod grid):
-  // at any moment the blocks read one contiguous window of every dimension's row, which DRAM
-  // serves in whole pages. (Each block on its own contiguous range of points kept 26,400 row
-  // streams open at once and ran at a quarter of the copy rate on the H200.) The |x|^2 sums and
-  // counts use the block's contiguous range [begin, end).
   const int64_t begin = static_cast<int64_t>(blockIdx.x) * perBlock;
   const int64_t end = begin + perBlock < n ? begin + perBlock : n;
-  const int64_t chunks = (n + kStagePoints - 1) / kStagePoints;
-  const int steps =
-      chunks > blockIdx.x ? static_cast<int>((chunks - blockIdx.x + gridDim.x - 1) / gridDim.x) : 0;
-  constexpr int kPieces = kStagePoints / 4;  // 16-byte pieces per row and stage
+  const int64_t len = end > begin ? end - begin : 0;
+  const int steps = static_cast<int>((len + kStagePoints - 1) / kStagePoints);
 
-  // Stage `st` of the block's points (kStagePoints of every dimension, zero beyond the range:
-  // label 0 and x = 0 add nothing) into buffer st % stages; always one commit group.
+  // Stage `st`: kStagePoints rows (zero beyond the range) and their labels, into buffer
+  // st % stages; always one commit group. With D % 4 == 0 the stage is one contiguous run whose
+  // first byte is 16-byte aligned (a stage starts at a multiple of 16 points): 16-byte copies, the
+  // last few floats one by one (a 16-byte copy must not read past the points). Otherwise each row
+  // goes to its padded place float by float.
   auto issue = [&](int st) {
     if (st < steps) {
-      const int64_t i0 = (static_cast<int64_t>(st) * gridDim.x + blockIdx.x) * kStagePoints;
-      const int valid = n - i0 < kStagePoints ? static_cast<int>(n - i0) : kStagePoints;
+      const int64_t i0 = begin + static_cast<int64_t>(st) * kStagePoints;
+      const int valid = end - i0 < kStagePoints ? static_cast<int>(end - i0) : kStagePoints;
       float* xs = reinterpret_cast<float*>(stageBase + (st % stages) * stageBytes);
-      int* ls = reinterpret_cast<int*>(xs + static_cast<size_t>(d) * kStagePitch);
-      if (vec) {
-        for (int c = threadIdx.x; c < d * kPieces; c += blockDim.x) {
-          const int q = c / kPieces, j = c % kPieces;
-          const int bytes = valid - 4 * j >= 4 ? 16 : (valid > 4 * j ? (valid - 4 * j) * 4 : 0);
-          const float* src = bytes ? X + static_cast<int64_t>(q) * n + i0 + 4 * j : X;
-          copyAsync(xs + q * kStagePitch + 4 * j, src, bytes, 16);
-        }
+      int* ls = reinterpret_cast<int*>(xs + static_cast<size_t>(pitch) * kStagePoints);
+      const float* src = X + i0 * d;
+      const int floats = valid * d;
+      if (pitch == d) {
+        const int whole = floats / 4 * 4;
+        for (int e = threadIdx.x * 4; e < whole; e += blockDim.x * 4)
+          copyAsync(xs + e, src + e, 16, 16);
+        for (int e = whole + static_cast<int>(threadIdx.x); e < floats; e += blockDim.x)
+          copyAsync(xs + e, src + e, 4, 4);
       } else {
-        for (int c = threadIdx.x; c < d * kStagePoints; c += blockDim.x) {
-          const int q = c / kStagePoints, j = c % kStagePoints;
-          const bool ok = j < valid;
-          copyAsync(xs + q * kStagePitch + j, ok ? X + static_cast<int64_t>(q) * n + i0 + j : X,
-                    ok ? 4 : 0, 4);
+        for (int e = threadIdx.x; e < floats; e += blockDim.x) {
+          const int j = e / d, q = e - j * d;
+          copyAsync(xs + j * pitch + q, src + e, 4, 4);
         }
       }
-      if (threadIdx.x < kStagePoints) {
-        const bool ok = static_cast<int>(threadIdx.x) < valid;
-        copyAsync(ls + threadIdx.x, ok ? labels + i0 + threadIdx.x : labels, ok ? 4 : 0, 4);
-      }
+      if (static_cast<int>(threadIdx.x) < valid)
+        copyAsync(ls + threadIdx.x, labels + i0 + threadIdx.x, 4, 4);
     }
     commitAsync();
   };
 
   for (int st = 0; st < stages - 1; ++st) issue(st);
   __syncthreads();  // the zeroed sums before any thread adds
-  // Per stage, one warp sorts the 16 labels (stable, by rank) so that every thread then adds the
-  // points cluster by cluster: one shared-memory read-modify-write per cluster present in the
-  // stage, no per-thread bookkeeping. (Resolving equal labels per thread with a select chain cost
-  // about 55 instructions per point and dimension: 0.9 ms, issue-bound at 8 warps per SM.)
-  __shared__ int order[kStagePoints], sortedLab[kStagePoints];
+  // Thread t: dimensions 4v .. 4v + 3 of every slots-th point of a stage, from point `slot` on.
+  const int perPoint = (d + 3) / 4;
+  const int slots = static_cast<int>(blockDim.x) / perPoint;
+  const int slot = static_cast<int>(threadIdx.x) / perPoint;
+  const int v = static_cast<int>(threadIdx.x) - slot * perPoint;
+  const int q = 4 * v;
+  const bool active = slot < slots;
+  int runK = -1;  // the open run: its label and its four sums (it carries over from stage to stage)
+  double r0 = 0.0, r1 = 0.0, r2 = 0.0, r3 = 0.0;
+  auto flush = [&]() {
+    if (runK < 0) return;
+    double* at = sumS + static_cast<size_t>(runK) * d + q;
+    atomicAdd(at, r0);  // slots summing the same cluster meet here
+    if (q + 1 < d) atomicAdd(at + 1, r1);
+    if (q + 2 < d) atomicAdd(at + 2, r2);
+    if (q + 3 < d) atomicAdd(at + 3, r3);
+  };
   for (int st = 0; st < steps; ++st) {
     issue(st + stages - 1);  // into the buffer summed at step st - 1 (freed by its barrier)
     waitAsync(stages - 1);   // stage st has landed
     __syncthreads();
     const float* xs = reinterpret_cast<const float*>(stageBase + (st % stages) * stageBytes);
-    const int* ls = reinterpret_cast<const int*>(xs + static_cast<size_t>(d) * kStagePitch);
-    if (threadIdx.x < 32) {
-      const int lane = threadIdx.x;
-      const int mine = lane < kStagePoints ? ls[lane] : INT_MAX;
-      int rank = 0;
-#pragma unroll
-      for (int j = 0; j < kStagePoints; ++j) {
-        const int other = __shfl_sync(0xffffffffu, mine, j);
-        rank += (other < mine || (other == mine && j < lane)) ? 1 : 0;
-      }
-      if (lane < kStagePoints) {
-        order[rank] = lane;
-        sortedLab[rank] = mine;
-      }
-    }
-    __syncthreads();
-#pragma unroll
-    for (int pass = 0; pass < 2; ++pass) {
-      const int q = threadIdx.x + pass * blockDim.x;
-      if (q >= d) continue;
-      const float* row = xs + q * kStagePitch;
-      int cur = sortedLab[0];
-      double t = 0.0;
-#pragma unroll
-      for (int j = 0; j < kStagePoints; ++j) {
-        const int l = sortedLab[j];
-        if (l != cur) {
-          if (cur >= 0 && cur < k) sumS[cur * d + q] += t;  // an invalid label is left out (the
-          cur = l;                                          // count check catches it)
-          t = 0.0;
+    const int* ls = reinterpret_cast<const int*>(xs + static_cast<size_t>(pitch) * kStagePoints);
+    const int64_t i0 = begin + static_cast<int64_t>(st) * kStagePoints;
+    const int valid = end - i0 < kStagePoints ? static_cast<int>(end - i0) : kStagePoints;
+    if (active) {
+      for (int j = slot; j < valid; j += slots) {
+        const int label = ls[j];  // a broadcast to the point's threads
+        // Padding floats past D are read but never added to the sums (flush stops at D).
+        const float4 x = *reinterpret_cast<const float4*>(xs + j * pitch + q);
+        if (label != runK) {
+          flush();
+          runK = (label >= 0 && label < k) ? label : -1;  // an invalid label is left out (the
+          r0 = r1 = r2 = r3 = 0.0;                          // count check catches it)
         }
-        t += double(row[order[j]]);
+        r0 += double(x.x);
+        r1 += double(x.y);
+        r2 += double(x.z);
+        r3 += double(x.w);
       }
-      if (cur >= 0 && cur < k) sumS[cur * d + q] += t;
     }
-    __syncthreads();  // every thread is done with this buffer (and the order) before refills
+    __syncthreads();  // every thread is done with this buffer before it is refilled
   }
   waitAsync(0);
+  if (active) flush();
   if (begin < end) addNormsAndCounts(labels, xsq, k, begin, end, sqS, cntS);
   __syncthreads();
-  // The block's sums go out with plain coalesced stores to its own slice of `sums` (grid x K x D);
-  // reduceBlockSumsKernel adds the slices. (Adding them with one global atomic per entry, 2.6
-  // million fp64 atomics on 20,000 addresses at N = 1e6, K = 100, D = 200, kept this kernel near
-  // 0.9 ms on the H200 whatever its loop did.)
-  double* slice = sums + static_cast<size_t>(blockIdx.x) * k * d;
+  // The block's sums go out with plain coalesced stores to its own slice; reduceBlockSumsKernel
+  // adds the slices in a fixed order. (Inside a block the slots' atomic adds meet in any order, so
+  // the sums may differ in the last bits between runs; the centers are their float rounding.)
+  double* slice = slices + static_cast<size_t>(blockIdx.x) * k * d;
   for (int e = threadIdx.x; e < k * d; e += blockDim.x) slice[e] = sumS[e];
   for (int e = threadIdx.x; e < k; e += blockDim.x)
     if (cntS[e]) {
@@ -480,13 +401,12 @@ __global__ void reduceBlockSumsKernel(const double* __restrict__ slices, int blo
   sums[e] = t;
 }
 
-// Where the sums do not fit in shared memory: a thread per dimension reads its points directly and
-// adds every run to the global sums.
+// Where the sums do not fit in shared memory: a thread per dimension reads its block's points
+// directly (a warp reads a point's row contiguously) and adds every run to the global sums.
 __global__ void __launch_bounds__(kPartThreads)
     updateSumsGlobalKernel(const float* __restrict__ X, int64_t n, int d, int k,
                            const int* __restrict__ labels, const double* __restrict__ xsq,
-                           int64_t perBlock, bool /*vec*/, int /*stages*/, double* sums,
-                           double* sumsq, int* counts) {
+                           int64_t perBlock, double* sums, double* sumsq, int* counts) {
   extern __shared__ __align__(16) unsigned char smem[];
   double* sqS = reinterpret_cast<double*>(smem);
   int* cntS = reinterpret_cast<int*>(sqS + k);
@@ -499,12 +419,18 @@ __global__ void __launch_bounds__(kPartThreads)
   const int64_t end = begin + perBlock < n ? begin + perBlock : n;
   if (begin < end) {
     for (int q = threadIdx.x; q < d; q += blockDim.x) {
-      const float* row = X + static_cast<int64_t>(q) * n;
       double run = 0.0;
       int runK = -1;
-      for (int64_t i = begin; i < end; ++i)
-        addPoint<false>(sums, k, d, q, __ldg(labels + i), __ldg(row + i), runK, run);
-      flushRun<false>(sums, runK, d, q, run);
+      for (int64_t i = begin; i < end; ++i) {
+        const int label = __ldg(labels + i);
+        if (label != runK) {
+          if (runK >= 0) atomicAdd(sums + static_cast<int64_t>(runK) * d + q, run);
+          runK = (label >= 0 && label < k) ? label : -1;
+          run = 0.0;
+        }
+        run += double(__ldg(X + i * d + q));
+      }
+      if (runK >= 0) atomicAdd(sums + static_cast<int64_t>(runK) * d + q, run);
     }
     addNormsAndCounts(labels, xsq, k, begin, end, sqS, cntS);
   }

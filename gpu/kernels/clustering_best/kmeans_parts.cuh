@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: MIT
-// The kernels the k-means engines are built from (issue 10), besides the cuBLAS product:
+// The kernels the k-means engines are built from (issue 10), besides the distance products.
+// Every engine reads the points point-major (X[i * D + q], the "interleaved" layout): the
+// product does not care (cuBLAS takes either; the TF32 assign stages whole point rows), and the
+// two passes that walk the points one by one (the centroid update and the exact re-decisions)
+// then read each point as one contiguous run of D floats.
 //  - pointNormsKernel: |x_i| and |x_i|^2 once per dataset (they do not change between iterations);
 //  - centerPrepKernel: per iteration, |c_k|^2 and, for the best engine, the centers moved by their
 //    mean (C' = C - m) with |c'_k| for the error bound;
 //  - argminKernel: the GEMM form's arg-min (the peers: approximate labels by nature);
-//  - assignBoundKernel + exactFixKernel: the best engine's exact labels: a proven bound on the
-//    TF32 product's error decides most points; the rest are listed and re-decided in double among
-//    their candidate centers only;
+//  - assignBoundKernel: the best engine's labels from a cuBLAS TF32 product where the fused TF32
+//    assign (kmeans_tf32_assign.cuh) cannot run (K above its limit): a proven bound on the
+//    product's error decides most points; the rest are listed;
+//  - exactFixKernel: the listed points re-decided in double among their candidate centers only;
 //  - updateSumsKernel: the centroid update, block-private: each block owns a contiguous range of
-//    points and a thread per dimension sums runs of equal labels in registers into the block's
-//    K x D double sums in shared memory; the per-cluster sums of |x|^2 and counts likewise;
+//    points, streams it through shared memory (cp.async, whole point rows) and a thread per
+//    dimension sums runs of equal labels in registers into the block's K x D double sums in
+//    shared memory; the per-cluster sums of |x|^2 and counts likewise;
 //  - finalizeFromSumsKernel: each cluster's exact score from its sums (Q - 2 c.S + n |c|^2, in
 //    double), the next centers (the means) and the accumulators zeroed.
 #pragma once
@@ -22,77 +28,95 @@ namespace kernellab::clustering::best {
 
 constexpr int kPartThreads = 256;
 
+// A warp per point: lanes over dimensions (a warp reads the point's D floats contiguously).
 __global__ void pointNormsKernel(const float* __restrict__ X, int64_t n, int d,
                                  float* __restrict__ xnorm, double* __restrict__ xsq);
 
-// One block. centered: Cc = C - mean(C), cabs = |Cc_k| rounded up, Ct = C transposed (D x K, for
-// the exact re-decisions); else Cc, cabs and Ct untouched. cn = |c_k|^2 (fp32, the GEMM form's).
+// One block. centered: Cc = C - mean(C), cabs = |Cc_k| rounded up; else Cc and cabs untouched.
+// cn = |c_k|^2 (fp32, the GEMM form's).
 __global__ void centerPrepKernel(const float* __restrict__ C, int k, int d, bool centered,
                                  float* __restrict__ Cc, float* __restrict__ cn,
-                                 float* __restrict__ cabs, float* __restrict__ Ct);
+                                 float* __restrict__ cabs);
 
 // G column-major (G[kk * n + i]) = -2 X C^T; label = arg-min of G + cn (lowest index at equal).
 __global__ void argminKernel(const float* __restrict__ G, const float* __restrict__ cn, int64_t n,
                              int k, int* __restrict__ labels);
 
-// G = -2 X Cc^T by the TF32 product; s_k = G + cn_k differs from |x - c_k|^2 - |x|^2 + 2 x.m (the
-// same for every k) by at most kappa |x| |c'_k| + 2^-23 cn_k (bound() in kmeans_parts.cu). A point
-// whose best s beats every other s by more than both bounds gets its label; the others are
-// appended to `unsure` (warp-aggregated counter) and labelled -1.
+// The error bound of s_k = -2 x.c'_k + |c_k|^2 from a TF32 product (kmeans_parts.cu derives it):
+// kappa |x| |c'_k| + 2^-22 |c_k|^2. The assign kernels and the re-decisions use this one function,
+// so a point's candidates are the same centers wherever they are counted.
+__device__ __forceinline__ float tf32Bound(float kappa, float xnorm, float cabs, float cn) {
+  return fmaf(kappa * xnorm, cabs, cn * (1.0f / 4194304.0f));
+}
+
+// G = -2 X Cc^T by the cuBLAS TF32 product; a point whose best s beats every other s by more than
+// both bounds gets its label; the others are appended to `unsure` (warp-aggregated counter) and
+// labelled -1.
 __global__ void assignBoundKernel(const float* __restrict__ G, const float* __restrict__ cn,
                                   const float* __restrict__ cabs, const float* __restrict__ xnorm,
                                   int64_t n, int k, float kappa, int* __restrict__ labels,
                                   int* __restrict__ unsure, int* __restrict__ unsureCount);
 
-// One warp per listed point: every center whose bound interval reaches the best one is a
-// candidate; the point is staged in shared memory and each lane computes one candidate's squared
-// distance in double (the CPU reference's arithmetic) from Ct (D x K: the lanes read consecutive
-// centers), copied to shared memory when ctShared; the lowest index at equal distance. Dynamic
-// shared memory: fixSharedBytes(d, k, ctShared).
+// Where a listed point's candidate centers come from: a bit mask per listed point written by the
+// fused TF32 assign (kMaskWords words, K <= 32 * kMaskWords), or the product G itself (every
+// center whose bound interval reaches the best one).
+constexpr int kMaskWords = 4;
+struct Candidates {
+  const uint32_t* masks;  // [unsure index][kMaskWords], or null: scan G
+  const float* G;         // column-major N x K (with cn, cabs, xnorm, kappa)
+  const float* cn;
+  const float* cabs;
+  const float* xnorm;
+  float kappa;
+};
+
+// One warp per listed point: for each candidate center (lowest index first), the squared distance
+// in double with the lanes over the dimensions (the CPU reference's arithmetic; its summation order
+// differs by far less than the verification's tie tolerance), reduced across the warp; the lowest
+// index at equal distance. C is the true centers, point-major K x D.
 __global__ void exactFixKernel(const float* __restrict__ X, int64_t n, int d,
-                               const float* __restrict__ Ct, int k, const float* __restrict__ G,
-                               const float* __restrict__ cn, const float* __restrict__ cabs,
-                               const float* __restrict__ xnorm, float kappa,
+                               const float* __restrict__ C, int k, Candidates cand,
                                const int* __restrict__ unsure, const int* __restrict__ unsureCount,
-                               bool ctShared, int* __restrict__ labels);
+                               int* __restrict__ labels);
 
 constexpr int kFixThreads = 256;
-// One point per warp; with ctShared also the K x D centers (read by every candidate lane).
-inline size_t fixSharedBytes(int d, int k, bool ctShared) {
-  return sizeof(float) * (size_t(kFixThreads / 32) * d + (ctShared ? size_t(k) * d : 0));
-}
 
 // Block-private centroid sums: the K x D double sums in shared memory (one block per SM), the
-// points streamed through a shared-memory pipeline of `stages` stages (cp.async; 16 points of
-// every dimension per stage, so each warp copies whole 64-byte row pieces; stages - 1 of them in
-// flight while one is summed) by a thread per dimension (D <= 512). perBlock: points per block, a
-// multiple of 32. vec: n % 4 == 0 (16-byte copies; else 4-byte ones). Dynamic shared memory:
+// block's contiguous range of points streamed through a shared-memory pipeline of `stages`
+// stages (cp.async; kStagePoints whole point rows per stage, stages - 1 in flight while one is
+// summed). A thread takes four consecutive dimensions of a point (one 16-byte shared read), so
+// ceil(D / 4) threads cover a point and the block sums several points at once ("slots", each
+// every slots-th point of a stage); each thread keeps its open run of equal labels in four double
+// registers and adds it to the shared sums (an atomic add: slots may share a cluster) when the
+// label changes. D <= 4 * kPartThreads. perBlock: points per block, a multiple of 32. Each block
+// writes its sums to its own slice of `slices` (grid x K x D doubles); dynamic shared memory:
 // updateSharedBytes(k, d, stages).
 __global__ void updateSumsKernel(const float* __restrict__ X, int64_t n, int d, int k,
                                  const int* __restrict__ labels, const double* __restrict__ xsq,
-                                 int64_t perBlock, bool vec, int stages, double* sums,
-                                 double* sumsq, int* counts);
-// updateSumsKernel writes each block's K x D sums to its slice of `sums` (grid x K x D doubles);
-// this adds the slices into the K x D sums (one thread per entry, the blocks in order).
+                                 int64_t perBlock, int stages, double* slices, double* sumsq,
+                                 int* counts);
+// Adds the slices into the K x D sums (one thread per entry, the blocks in a fixed order).
 __global__ void reduceBlockSumsKernel(const double* __restrict__ slices, int blocks, int64_t kd,
                                       double* __restrict__ sums);
 // The same where K x D doubles do not fit in shared memory: every run goes to the global sums
 // with an atomic add.
 __global__ void updateSumsGlobalKernel(const float* __restrict__ X, int64_t n, int d, int k,
                                        const int* __restrict__ labels,
-                                       const double* __restrict__ xsq, int64_t perBlock, bool vec,
-                                       int stages, double* sums, double* sumsq, int* counts);
+                                       const double* __restrict__ xsq, int64_t perBlock,
+                                       double* sums, double* sumsq, int* counts);
 
 // Shared memory of updateSumsKernel: the sums, |x|^2 sums and counts, then `stages` stages of
-// points (pitch 20 floats: 16-byte aligned rows whose float4 reads do not conflict) and labels.
+// kStagePoints point rows (each padded to a multiple of 4 floats: 16-byte aligned) and their
+// labels.
 constexpr int kStagePoints = 16;
-constexpr int kStagePitch = 20;
-constexpr int kMaxStages = 4;
+constexpr int kMaxStages = 8;
+__host__ __device__ inline int updateRowPitch(int d) { return (d + 3) / 4 * 4; }
 __host__ __device__ inline size_t updateSumsBytes(int k, int d) {
   return (sizeof(double) * (static_cast<size_t>(k) * d + k) + sizeof(int) * k + 15) / 16 * 16;
 }
 __host__ __device__ inline size_t updateStageBytes(int d) {
-  return sizeof(float) * size_t(d) * kStagePitch + sizeof(int) * kStagePoints;
+  return (sizeof(float) * size_t(updateRowPitch(d)) * kStagePoints + sizeof(int) * kStagePoints +
+          15) / 16 * 16;
 }
 inline size_t updateSharedBytes(int k, int d, int stages) {
   return updateSumsBytes(k, d) + stages * updateStageBytes(d);
@@ -105,7 +129,53 @@ __global__ void finalizeFromSumsKernel(int k, int d, const float* __restrict__ C
                                        float* __restrict__ Cnext, double* sums, double* sumsq,
                                        int* counts, double* outScores, int* outCounts);
 
-// The bound's factor for D dimensions (see kmeans_parts.cu).
-float tf32BoundFactor(int d);
+// How the TF32 operands were rounded: cuBLAS may truncate both (2^-10 relative); the fused assign
+// feeds the points' fp32 bits to the tensor cores, which truncate them, and rounds the centers to
+// nearest itself (cvt.rna: 2^-11).
+enum class Tf32Rounding { TruncateBoth, TruncatePointsRoundCenters };
+// The bound's factor kappa for D dimensions (see kmeans_parts.cu).
+float tf32BoundFactor(int d, Tf32Rounding rounding);
+
+// cp.async (sm_80+) copies global to shared memory without passing through registers, so a
+// stage's loads stay in flight while an earlier stage is used; `srcBytes` < `size` zero-fills the
+// rest. Turing (sm_75, in the default build's architectures) has no cp.async: there the copy is a
+// plain load and store, done before the call returns, so commit and wait have nothing left to do.
+__device__ __forceinline__ void copyAsync(void* dst, const void* src, int srcBytes, int size) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  if (size == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src),
+                 "r"(srcBytes));
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(src),
+                 "r"(srcBytes));
+#else
+  const char* from = static_cast<const char*>(src);
+  char* to = static_cast<char*>(dst);
+  for (int i = 0; i < size; ++i) to[i] = i < srcBytes ? from[i] : char(0);
+#endif
+}
+__device__ __forceinline__ void commitAsync() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+// Waits until at most `pending` groups are in flight (0 <= pending < 8).
+__device__ __forceinline__ void waitAsync(int pending) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  switch (pending) {
+    case 0: asm volatile("cp.async.wait_group 0;\n" ::); break;
+    case 1: asm volatile("cp.async.wait_group 1;\n" ::); break;
+    case 2: asm volatile("cp.async.wait_group 2;\n" ::); break;
+    case 3: asm volatile("cp.async.wait_group 3;\n" ::); break;
+    case 4: asm volatile("cp.async.wait_group 4;\n" ::); break;
+    case 5: asm volatile("cp.async.wait_group 5;\n" ::); break;
+    case 6: asm volatile("cp.async.wait_group 6;\n" ::); break;
+    default: asm volatile("cp.async.wait_group 7;\n" ::); break;
+  }
+#else
+  (void)pending;
+#endif
+}
 
 }  // namespace kernellab::clustering::best

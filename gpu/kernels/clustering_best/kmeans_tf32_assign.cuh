@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// The best k-means engine's assignment in one pass over the points (issue 10): the cross term
+// x.c' of every point with every (mean-centred) center on the TF32 tensor cores (mma.sync
+// m16n8k8, operands rounded to nearest), a proven bound on its error, and the label decided in
+// the same kernel, so the N x K product never goes to memory (with cuBLAS it is 400 MB written and
+// read again at N = 1e6, K = 100). Points whose bound does not decide them are listed with a mask
+// of their candidate centers for exactFixKernel.
+//
+// Shape: a persistent grid, one block of 8 warps per SM; the block keeps every center (K padded to
+// a multiple of 8, rounded to TF32 and stored in the order of the mma's B fragments, so a lane
+// reads its fragments of two k-steps with one 16-byte load) in shared memory and streams tiles of
+// 256 points x 32 dimensions through a cp.async pipeline; each warp multiplies 32 points (two
+// 16-row tiles, loaded with ldmatrix) by all centers. Expected limiter: DRAM (800 MB at N = 1e6,
+// D = 200), with the mma pipe close behind (0.04 TFLOP).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "cuda/kernel_resources.h"
+#include "kmeans_parts.cuh"
+
+namespace kernellab::clustering::best {
+
+constexpr int kTf32TilePoints = 256;                  // points per tile (8 warps x 32 or 16 x 16)
+constexpr int kTf32StageDims = 32;                    // dimensions per pipeline stage
+constexpr int kTf32StagePitch = kTf32StageDims + 4;   // floats per staged row: conflict-free reads
+constexpr int kTf32MaxCenters = 32 * kMaskWords;      // 128: the candidate masks' width
+
+struct Tf32AssignPlan {
+  int nTiles = 0;   // accumulator tiles of 8 centers: K padded to 8 * nTiles
+  int pairs = 0;    // pairs of 8-dimension k-steps: D padded to 32, over 16
+  int stages = 0;   // pipeline depth
+  bool vec = false; // D % 4 == 0: 16-byte copies of the rows
+  int rowsPerWarp = 32;  // 8 warps of two 16-row mma tiles (the kernel's MT)
+  int grid = 0;
+  size_t smem = 0;  // dynamic shared memory per block
+  int threads() const { return 32 * (kTf32TilePoints / rowsPerWarp); }
+};
+
+// The plan for K centers of D dimensions on the current device, or nothing (with the reason in
+// `why`) when the fused assign cannot run: compute capability below 8.0 (no TF32 mma), K above
+// kTf32MaxCenters, or the centers and two stages not fitting in a block's shared memory.
+std::optional<Tf32AssignPlan> planTf32Assign(int k, int d, std::string& why);
+
+// Labels of the points the bound decides, -1 and an entry in `unsure` (with its mask of
+// candidate centers in masks[entry * kMaskWords ...]) for the others.
+void launchTf32Assign(const Tf32AssignPlan& plan, const float* X, int64_t n, int d,
+                      const float* Cc, const float* cn, const float* cabs, int k,
+                      const float* xnorm, float kappa, int* labels, int* unsure, int* unsureCount,
+                      uint32_t* masks, cudaStream_t stream);
+
+ResourceUsage tf32AssignResources(const Tf32AssignPlan& plan);
+
+}  // namespace kernellab::clustering::best
