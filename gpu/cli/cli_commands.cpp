@@ -342,7 +342,7 @@ RunRequest storedRequest(const CliOptions& o) {
 
 void refuseExperimentOptions(const CLI::App& cmd, const CliOptions& o) {
   if (o.requestPath.empty()) return;
-  const std::vector<std::string> allowed = {"--request", "--backend", "--json", "--csv",
+  const std::vector<std::string> allowed = {"--request", "--backend", "--json", "--csv", "--reports",
                                             "--labels",  "--stream",  "family"};
   std::string given;
   for (const CLI::Option* opt : cmd.get_options()) {

@@ -39,6 +39,7 @@ struct CliOptions {
   bool quick = false;
   std::vector<std::string> families;  // verify / bench
   std::vector<std::string> sizes;     // bench override
+  std::string reportsDir;             // profile: keep ncu's CSV reports here
 };
 
 // Adds the experiment options (family knobs, launch, repetitions, backend, outputs) to a

@@ -6,6 +6,7 @@
 #include "cli_commands.h"
 #include "cli_models.h"
 #include "cli_numbers.h"
+#include "cli_profile.h"
 #include "cli_worker.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
@@ -62,6 +63,15 @@ int main(int argc, char** argv) {
   bench->add_option("--json", o.jsonPath, "Write every run as a results file");
   bench->add_option("--csv", o.csvPath, "Write a CSV row per variant");
 
+  auto* profile = app.add_subcommand(
+      "profile", "Run one family under Nsight Compute: the GPU's counters per kernel and variant "
+                 "beside the models' predictions, in the results file (--json)");
+  profile->add_option("family", o.family, "transpose | kmeans | kcenters | knn (with --request: taken from the file)");
+  addExperimentOptions(profile, o, false);
+  profile->add_option("--request", o.requestPath, "Profile the request in this JSON file");
+  profile->add_option("--reports", o.reportsDir,
+                      "Keep ncu's CSV report of each variant in this folder (FAMILY-VARIANT.csv)");
+
   ModelOptions occ, sched, acc;
   sched.arch = "gt200";  // the schedule model's default: the seed's partition-camping GPU
   auto* occupancy = app.add_subcommand(
@@ -101,6 +111,10 @@ int main(int argc, char** argv) {
       return cmdSweep(o);
     }
     if (verify->parsed()) return cmdVerify(o);
+    if (profile->parsed()) {
+      refuseExperimentOptions(*profile, o);
+      return cmdProfile(o);
+    }
     if (bench->parsed()) return cmdBench(o);
     if (occupancy->parsed()) return cmdOccupancy(occ);
     if (schedule->parsed()) return cmdSchedule(sched);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kernellab/hardware_counters.h"
 #include "kernellab/request.h"
 
 namespace kernellab {
@@ -201,6 +202,7 @@ struct VariantResult {
   double scheduleOverheadPct = 0;  // recorded vs uninstrumented median, when recorded
   std::string strategy;            // how the variant moved this shape, when it chooses (the
                                    // best transpose: "tile", "narrow-width", ...); else empty
+  std::vector<MeasuredCounters> counters;  // the GPU's counters per kernel (a profiled run)
 };
 
 struct Ceiling {
@@ -223,6 +225,7 @@ struct RunResult {
   std::vector<VariantResult> variants;
   bool ok = true;               // every variant ran and verified
   std::string message;
+  std::optional<ProfileInfo> profile;  // set when the run was profiled (kernellab-cli profile)
 };
 
 // A results file: one run, or a sweep of runs.
