@@ -4,6 +4,8 @@
 
 #include "view_picture.h"
 
+#include <cmath>
+
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -114,9 +116,11 @@ OccupancyView::OccupancyView(QWidget* parent) : QWidget(parent) {
   deviceTitle_ = new QLabel(this);
   deviceTitle_->setWordWrap(true);
   root->addWidget(deviceTitle_);
-  device_ = new QTableWidget(0, 8, this);
+  device_ = new QTableWidget(0, 11, this);
   device_->setHorizontalHeaderLabels({tr("Variant"), tr("Kernel"), tr("Threads/block"), tr("Registers"),
-                                      tr("Shared B"), tr("Device blocks/SM"), tr("Calculator"), tr("Agree")});
+                                      tr("Shared B"), tr("Device blocks/SM"), tr("Calculator"), tr("Agree"),
+                                      tr("Calculator occupancy"), tr("ncu theoretical"),
+                                      tr("ncu achieved")});
   device_->verticalHeader()->hide();
   device_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   device_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -188,7 +192,16 @@ void OccupancyView::setResult(const RunResult& run) {
   // The run may come from another machine (a results file): its GPU, not necessarily this one.
   setDevice(run.device, tr("The run's GPU: %1"));
   checks_.clear();
-  for (auto& c : occupancy::checkRun(run)) checks_.push_back(c);
+  measured_.clear();
+  for (auto& c : occupancy::checkRun(run)) {
+    checks_.push_back(c);
+    std::optional<MeasuredCounters> m;
+    for (const auto& v : run.variants)
+      if (v.variant == c.variant)
+        if (const MeasuredCounters* found = countersFor(v.counters, c.kernel)) m = *found;
+    measured_.push_back(m);
+  }
+  profileTool_ = run.profile ? QString::fromStdString(run.profile->tool) : QString();
   fillDeviceTable();
   if (!checks_.isEmpty() && deviceArch_) {
     setArch(QStringLiteral("device"));
@@ -299,26 +312,51 @@ void OccupancyView::fillDeviceTable() {
   }
   int agree = 0;
   for (const auto& c : checks_) agree += c.match;
+  int profiled = 0;
+  for (const auto& m : measured_) profiled += m.has_value();
   deviceTitle_->setText(tr("<b>Measured on %1:</b> registers and shared memory from "
                            "cudaFuncGetAttributes, blocks per SM from "
                            "cudaOccupancyMaxActiveBlocksPerMultiprocessor. The calculator agrees "
                            "on %2 of %3 kernels. Double-click a row to load it above.")
-                            .arg(deviceName_.toHtmlEscaped()).arg(agree).arg(checks_.size()));
+                            .arg(deviceName_.toHtmlEscaped()).arg(agree).arg(checks_.size()) +
+                        (profiled ? tr(" <b>Counters</b> (%1, a profiled run) for %2 kernels: the "
+                                       "theoretical occupancy ncu derives and the achieved one, "
+                                       "the warps resident on average while the kernel ran "
+                                       "(below the theoretical: tail waves, imbalance, short "
+                                       "kernels).")
+                                        .arg(profileTool_.toHtmlEscaped())
+                                        .arg(profiled)
+                                  : QString()));
   device_->show();
   device_->setRowCount(checks_.size());
   for (int i = 0; i < checks_.size(); ++i) {
     const auto& c = checks_[i];
-    const QStringList cells = {QString::fromStdString(c.variant), QString::fromStdString(c.kernel),
+    QStringList cells = {QString::fromStdString(c.variant), QString::fromStdString(c.kernel),
                                QString::number(c.input.threadsPerBlock),
                                QString::number(c.input.registersPerThread),
                                QString::number(c.input.sharedBytesPerBlock),
                                QString::number(c.deviceBlocks), QString::number(c.calculatorBlocks),
-                               c.match ? tr("yes") : tr("NO")};
+                               c.match ? tr("yes") : tr("NO"),
+                               QString::number(100.0 * c.detail.occupancy, 'f', 1) + QStringLiteral(" %")};
+    const auto& m = measured_[i];
+    auto pct = [](double v) { return v < 0 ? QStringLiteral("-") : QString::number(v, 'f', 1) + QStringLiteral(" %"); };
+    cells << (m ? pct(m->theoreticalOccupancyPct) : QStringLiteral("-"))
+          << (m ? pct(m->achievedOccupancyPct) : QStringLiteral("-"));
     for (int col = 0; col < cells.size(); ++col) {
       auto* item = new QTableWidgetItem(cells[col]);
-      if (col >= 2 && col <= 6) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      if ((col >= 2 && col <= 6) || col >= 8) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
       item->setBackground(c.match ? kMatch : kMismatch);
       device_->setItem(i, col, item);
+    }
+    // The counters' theoretical occupancy against the calculator's: within one percentage point
+    // they agree (ncu rounds); otherwise the cell says so.
+    if (m && m->theoreticalOccupancyPct >= 0) {
+      const double calc = 100.0 * c.detail.occupancy;
+      const bool same = std::abs(calc - m->theoreticalOccupancyPct) <= 1.0;
+      device_->item(i, 9)->setBackground(same ? kMatch : kMismatch);
+      device_->item(i, 9)->setToolTip(same ? tr("ncu's theoretical occupancy agrees with the calculator")
+                                           : tr("ncu's theoretical occupancy differs from the calculator's %1 %")
+                                                 .arg(calc, 0, 'f', 1));
     }
   }
 }

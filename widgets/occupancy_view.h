@@ -69,6 +69,9 @@ class OccupancyView : public QWidget {
   occupancy::ArchSpec arch_;
   occupancy::Result result_;
   QVector<occupancy::DeviceCheck> checks_;
+  // Per check: the kernel's counters when the run was profiled (kernellab-cli profile).
+  QVector<std::optional<MeasuredCounters>> measured_;
+  QString profileTool_;
   QString deviceName_;
   QComboBox* archCombo_ = nullptr;
   QSpinBox* tpb_ = nullptr;
