@@ -53,7 +53,7 @@ std::optional<StartupOptions> parseStartupOptions(QCommandLineParser& p, const Q
   const QCommandLineOption ganttSms(QStringLiteral("gantt-sms"), QObject::tr("Gantt chart of the Schedule view: lanes of SMs 0..N-1 only (0: every SM)."), QStringLiteral("N"));
   const QCommandLineOption exportCharts(QStringLiteral("export-charts"), QObject::tr("Write every chart (PNG, PDF, SVG, CSV, JSON), the pictures of the views and the results table into this folder."), QStringLiteral("dir"));
   const QCommandLineOption chartSize(QStringLiteral("chart-size"), QObject::tr("Size of exported charts, WxH pixels (default 1200x700)."), QStringLiteral("WxH"));
-  const QCommandLineOption exportReport(QStringLiteral("export-report"), QObject::tr("Write a report (.html or .pdf)."), QStringLiteral("file"));
+  const QCommandLineOption exportReport(QStringLiteral("export-report"), QObject::tr("Write a report (.html or .pdf). Repeatable."), QStringLiteral("file"));
   const QCommandLineOption screenshot(QStringLiteral("screenshot"), QObject::tr("Save a picture of the window (.png)."), QStringLiteral("file"));
   const QCommandLineOption windowSize(QStringLiteral("window-size"), QObject::tr("Window size, WxH pixels."), QStringLiteral("WxH"));
   const QCommandLineOption historyDir(QStringLiteral("history-dir"), QObject::tr("Keep the run history in this folder instead of the application data folder."), QStringLiteral("dir"));
@@ -69,6 +69,20 @@ std::optional<StartupOptions> parseStartupOptions(QCommandLineParser& p, const Q
   if (!p.parse(arguments)) {
     if (error) *error = p.errorText();
     return std::nullopt;
+  }
+  // An option of one value given twice is refused: taking its last value would drop the first
+  // without a word.
+  for (const QCommandLineOption& single : {config, sweep, view, chart, ganttSms, exportCharts,
+                                           chartSize, screenshot, windowSize, historyDir, target}) {
+    const QStringList given = p.values(single);
+    if (given.size() > 1) {
+      if (error)
+        *error = QObject::tr("--%1 is given %2 times (%3); it takes one value")
+                     .arg(single.names().constFirst())
+                     .arg(given.size())
+                     .arg(given.join(QStringLiteral(", ")));
+      return std::nullopt;
+    }
   }
   StartupOptions o;
   o.open = p.values(open);
@@ -93,7 +107,7 @@ std::optional<StartupOptions> parseStartupOptions(QCommandLineParser& p, const Q
     }
   }
   o.exportCharts = p.value(exportCharts);
-  o.exportReport = p.value(exportReport);
+  o.exportReport = p.values(exportReport);
   o.screenshot = p.value(screenshot);
   o.historyDir = p.value(historyDir);
   o.target = p.value(target);
@@ -186,9 +200,11 @@ void Automation::finish() {
     else
       std::fprintf(stdout, "kernellab: wrote %d files into %s\n", static_cast<int>(written.size()), qPrintable(o_.exportCharts));
   }
-  if (!o_.exportReport.isEmpty()) {
-    if (!window_->exportReport(o_.exportReport, &why)) fail(1, QStringLiteral("--export-report %1: %2").arg(o_.exportReport, why));
-    else std::fprintf(stdout, "kernellab: wrote %s\n", qPrintable(o_.exportReport));
+  for (const QString& report : o_.exportReport) {
+    if (!window_->exportReport(report, &why))
+      fail(1, QStringLiteral("--export-report %1: %2").arg(report, why));
+    else
+      std::fprintf(stdout, "kernellab: wrote %s\n", qPrintable(report));
   }
   if (!o_.screenshot.isEmpty()) {
     QApplication::processEvents();

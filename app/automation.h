@@ -21,7 +21,7 @@ struct StartupOptions {
   QString sweep;           // "tpb=64,128,256": one axis and its values
   bool run = false;
   QString exportCharts;    // folder
-  QString exportReport;    // .html or .pdf
+  QStringList exportReport;  // each .html or .pdf (repeatable: an HTML and a PDF in one go)
   QString screenshot;      // .png of the whole window
   QString view;            // tab to show: clusters, timing, results, schedule, gantt, access, occupancy, knn
   QString chart;           // Timing chart to show: time, bandwidth, fraction, kernels, score, sweep

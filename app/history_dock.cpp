@@ -38,6 +38,7 @@ HistoryDock::HistoryDock(QWidget* parent) : QWidget(parent) {
 
   connect(tree_, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int column) {
     if (updating_ || column != 0) return;
+    boxToggled_ = true;
     if (item->checkState(0) == Qt::Checked) primary_ = idOf(item);
     else if (primary_ == idOf(item)) primary_.clear();
     emit selectionChanged(checked(), primary_);
@@ -57,6 +58,23 @@ HistoryDock::HistoryDock(QWidget* parent) : QWidget(parent) {
     if (item->checkState(0) != Qt::Checked) return;
     primary_ = idOf(item);
     emit selectionChanged(checked(), primary_);
+  });
+  // A click on an entry's row, not on its check box, shows that entry, as the hint above says:
+  // an unchecked entry joins the comparison and becomes the run the single-run views show (it
+  // used to be highlighted only, while the views kept showing another run). A click on the box
+  // toggles it on the release, before itemClicked, and emits no itemPressed; a press elsewhere
+  // does, which clears what an earlier toggle noted.
+  connect(tree_, &QTreeWidget::itemPressed, this, [this] { boxToggled_ = false; });
+  connect(tree_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
+    const bool onTheBox = boxToggled_;
+    boxToggled_ = false;
+    if (onTheBox || updating_ || !item || item->parent()) return;
+    if (item->checkState(0) != Qt::Checked) {
+      item->setCheckState(0, Qt::Checked);  // itemChanged makes it the primary and says so
+    } else if (primary_ != idOf(item)) {
+      primary_ = idOf(item);
+      emit selectionChanged(checked(), primary_);
+    }
   });
   connect(tree_, &QTreeWidget::itemExpanded, this, [this](QTreeWidgetItem* item) { fillRuns(item); });
   connect(newest, &QPushButton::clicked, this, [this] {

@@ -56,6 +56,7 @@ class HistoryDock : public QWidget {
   QTreeWidget* tree_ = nullptr;
   QString primary_;
   bool updating_ = false;
+  bool boxToggled_ = false;  // a check box changed since the last press on a row
 };
 
 }  // namespace kernellab::app

@@ -197,6 +197,10 @@ void MainWindow::wireRuns() {
   connect(coordinator_, &RunCoordinator::backendStatusChanged, this, [this](const BackendStatus& status) {
     panel_->setCudaAvailability(status.cudaUsable, QString::fromStdString(status.cudaReason));
     for (const auto& p : pages_) p->showBackend(status);
+    if (startWhenAnswered_ && coordinator_->backendAnswered()) {
+      startWhenAnswered_ = false;
+      startRun();
+    }
   });
   connect(coordinator_, &RunCoordinator::started, this, [this](const RunRequest& r, const SweepAxes& axes) {
     runFamily_ = r.family;
@@ -359,6 +363,13 @@ bool MainWindow::startRun() {
     emit runSettled(false, problem);
     return false;
   }
+  if (!coordinator_->backendAnswered()) {
+    // Which variants the panel may send depends on the target's backend (the GPU-only engines):
+    // a run started before its worker's hello named them on a CPU target and was refused.
+    startWhenAnswered_ = true;
+    stage_->setText(tr("Waiting for %1...").arg(coordinator_->targetLabel()));
+    return true;
+  }
   QSettings s;
   saveRequest(s, panel_->request());
   coordinator_->start(panel_->request(), panel_->sweepAxes());
@@ -367,6 +378,10 @@ bool MainWindow::startRun() {
 
 void MainWindow::cancelRun() {
   liveDelay_.stop();
+  if (startWhenAnswered_) {
+    startWhenAnswered_ = false;
+    stage_->setText(tr("Cancelled"));
+  }
   if (!coordinator_->running()) return;
   coordinator_->cancel();
   // In-process, the run stops between two launches: say so until it has (a launch can take

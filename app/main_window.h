@@ -113,6 +113,7 @@ class MainWindow : public QMainWindow, public PageHost {
   QTimer liveDelay_;
   QString cudaSummary_;
   bool cancelling_ = false;  // Cancel pressed, the run not stopped yet
+  bool startWhenAnswered_ = false;  // Run pressed before the target said what it runs
   kernellab::Family runFamily_ = kernellab::Family::Transpose;  // of the run in progress
   QSize exportSize_{1200, 700};
   QString exportDir_;

@@ -181,9 +181,11 @@ QString pngDataUri(const QImage& image) {
   return QStringLiteral("data:image/png;base64,") + QString::fromLatin1(bytes.toBase64());
 }
 
-// A landscape A4 page with 12 mm margins has 186 mm of text height (703 px at 96 dpi); a picture
-// leaves room for its caption.
-constexpr double kMaxPictureHeight = 640;
+// A landscape A4 page with 12 mm margins has 186 mm of text height (703 px at 96 dpi). A picture
+// leaves room for what shares its page: the heading of its section when it opens one (22 px of
+// margin, 21 px of text), the paragraph gaps (2 x 12 px) and a caption of up to two lines
+// (2 x 13 px). At 640 px, the Clusters view's picture pushed its caption onto a page of its own.
+constexpr double kMaxPictureHeight = 600;
 
 // Charts drawn at twice their shown size: sharp in browsers and on paper.
 constexpr double kChartScale = 2.0;

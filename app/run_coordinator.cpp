@@ -85,6 +85,12 @@ bool RunCoordinator::usingWorkers() const {
   return workers_ && (!workers_->targets().currentTarget().isLocal() || !localCliPath().isEmpty());
 }
 
+bool RunCoordinator::backendAnswered() const {
+  if (!usingWorkers()) return probed_;
+  const TargetInfo info = workers_->info(workers_->targets().current());
+  return info.ok || (!info.probing && !info.error.isEmpty());
+}
+
 QString RunCoordinator::targetLabel() const {
   if (!workers_) return kLocalTargetName + tr(" (in-process)");
   const Target& t = workers_->targets().currentTarget();

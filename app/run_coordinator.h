@@ -31,6 +31,9 @@ class RunCoordinator : public QObject {
   quint64 generation() const { return generation_; }
   QString backendSummary() const { return backendSummary_; }
   bool backendProbed() const { return probed_; }
+  // Whether the current target has answered: its worker's hello (or the in-process probe), or
+  // why it cannot be reached. Until then nobody knows which variants its backend runs.
+  bool backendAnswered() const;
   // The last probe's answer (devices, CUDA's reason); meaningful once backendProbed().
   const kernellab::BackendStatus& backendStatus() const { return status_; }
 

@@ -35,26 +35,26 @@ shoot() {  # shoot HOME_NAME OUTPUT ARGS...
     xvfb-run -a -s "-screen 0 1600x1000x24" "$app" --window-size 1500x950 "$@" --screenshot "$out/$png" --quit
 }
 cat > "$work/transpose.json" <<'JSON'
-{"schema_version": 1, "request": {"family": "transpose", "variants": ["all"],
+{"schema_version": 2, "request": {"family": "transpose", "variants": ["all"],
  "transpose": {"width": 2048, "height": 2048}, "repetitions": 5, "warmup": 1}}
 JSON
 cat > "$work/kcenters.json" <<'JSON'
-{"schema_version": 1, "request": {"family": "kcenters", "clustering": {"n": 1000000, "k": 100, "d": 200}}}
+{"schema_version": 2, "request": {"family": "kcenters", "clustering": {"n": 1000000, "k": 100, "d": 200}}}
 JSON
 cat > "$work/kmeans.json" <<'JSON'
-{"schema_version": 1, "request": {"family": "kmeans", "variants": ["all"], "repetitions": 3, "warmup": 1,
+{"schema_version": 2, "request": {"family": "kmeans", "variants": ["all"], "repetitions": 3, "warmup": 1,
  "clustering": {"n": 20000, "k": 6, "d": 3, "shape": "blobs", "noise_fraction": 0.02, "init": "kmeans++"}}}
 JSON
 cat > "$work/transpose-one.json" <<'JSON'
-{"schema_version": 1, "request": {"family": "transpose", "variants": ["all"],
+{"schema_version": 2, "request": {"family": "transpose", "variants": ["all"],
  "transpose": {"width": 2048, "height": 2048}, "repetitions": 3, "warmup": 1}}
 JSON
 cat > "$work/knn.json" <<'JSON'
-{"schema_version": 1, "request": {"family": "knn", "variants": ["all"], "repetitions": 3, "warmup": 1,
+{"schema_version": 2, "request": {"family": "knn", "variants": ["all"], "repetitions": 3, "warmup": 1,
  "knn": {"rows": 377, "cols": 329, "components": 1, "window": 14, "k": 8}}}
 JSON
 cat > "$work/preview.json" <<'JSON'
-{"schema_version": 1, "request": {"family": "kmeans",
+{"schema_version": 2, "request": {"family": "kmeans",
  "clustering": {"n": 200000, "k": 6, "d": 8, "shape": "blobs", "noise_fraction": 0.02}}}
 JSON
 
@@ -78,7 +78,7 @@ if ! shoot kmeans clusters.png --config "$work/kmeans.json" --run --view cluster
   demo="$build/tests/tmp/kcenters-demo.json"
   [ -f "$demo" ] || { echo "screenshots.sh: no clustering kernels and no $demo (run ctest -R tst_clusters_page)" >&2; exit 1; }
   cat > "$work/demo.json" <<'JSON'
-{"schema_version": 1, "request": {"family": "kcenters", "seed": 7,
+{"schema_version": 2, "request": {"family": "kcenters", "seed": 7,
  "clustering": {"n": 20000, "k": 6, "d": 3, "shape": "blobs", "noise_fraction": 0.02}}}
 JSON
   shoot demo clusters.png --config "$work/demo.json" --open "$demo" --view clusters

@@ -695,8 +695,9 @@ void spill(const std::string& path, const std::string& text) { writeFileAtomical
 }  // namespace
 
 ResultsFile readResultsFile(const std::string& path) {
+  const std::string text = slurp(path);  // its refusals name the path already
   try {
-    return parseResultsFile(slurp(path));
+    return parseResultsFile(text);
   } catch (const InputError& e) {
     throw InputError(path + ": " + e.what());
   }
@@ -737,8 +738,9 @@ RunRequest parseRequest(const std::string& text) {
 }
 
 RunRequest readRequestFile(const std::string& path) {
+  const std::string text = slurp(path);  // its refusals name the path already
   try {
-    return parseRequest(slurp(path));
+    return parseRequest(text);
   } catch (const InputError& e) {
     throw InputError(path + ": " + e.what());
   }

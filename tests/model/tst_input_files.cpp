@@ -72,10 +72,15 @@ class TstInputFiles : public QObject {
     QVERIFY(QDir(dir_.path()).mkpath("image.npy"));
     QCOMPARE(errorOf([&] { clustering::loadPoints(path("points.csv")); }),
              QString::fromStdString(path("points.csv") + ": is a directory, not a file"));
-    QVERIFY(
-        errorOf([&] { readResultsFile(path("run.json")); }).endsWith("is a directory, not a file"));
-    QVERIFY(
-        errorOf([&] { readRequestFile(path("run.json")); }).endsWith("is a directory, not a file"));
+    // The path once: "run.json: run.json: is a directory" named it twice.
+    const QString directory =
+        QString::fromStdString(path("run.json") + ": is a directory, not a file");
+    QCOMPARE(errorOf([&] { readResultsFile(path("run.json")); }), directory);
+    QCOMPARE(errorOf([&] { readRequestFile(path("run.json")); }), directory);
+    // A parse error still names the file.
+    const std::string bad = write("bad.json", "{\"family\": ");
+    QVERIFY(errorOf([&] { readRequestFile(bad); }).startsWith(QString::fromStdString(bad + ": ")));
+    QVERIFY(errorOf([&] { readResultsFile(bad); }).startsWith(QString::fromStdString(bad + ": ")));
     QVERIFY(errorOf([&] {
               knn::loadNpyImage(path("image.npy"));
             }).endsWith("is a directory, not a file"));

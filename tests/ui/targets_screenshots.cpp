@@ -124,6 +124,7 @@ int main(int argc, char** argv) {
   save(&w, out + QStringLiteral("/window_ssh_live.png"));
   waitFor([&] { return settled; }, 600000);
   std::printf("k-means on gpu-server: %s, %d live label updates\n", ok ? "done" : "failed", live);
+  const bool finished = ok;  // the cancelled run below settles too, not ok
   QTest::qWait(500);
   save(&w, out + QStringLiteral("/window_ssh_done.png"));
   w.showChart(QStringLiteral("score"));
@@ -162,5 +163,5 @@ int main(int argc, char** argv) {
   std::printf("exported %d chart files (%s)\n", static_cast<int>(written.size()),
               exported ? "ok" : "failed");
   w.close();
-  return ok && exported ? 0 : 1;
+  return finished && exported ? 0 : 1;
 }

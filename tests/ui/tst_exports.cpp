@@ -242,9 +242,52 @@ class TstExports : public QObject {
     checkPdf(path);
   }
 
+  // Issue 14, item 2: a picture of a view and its caption are printed on one page, also when the
+  // picture opens its section (the Clusters view's picture, as wide as the window, left its
+  // caption alone on the next page of every k-means report).
+  void pdfFiguresKeepTheirCaptions() {
+    app::ReportContent content;
+    content.title = QStringLiteral("KernelLab report: pictures");
+    for (const QSize size : {QSize(1500, 950), QSize(1500, 700), QSize(900, 1400)}) {
+      QImage image(size, QImage::Format_RGB32);
+      image.fill(Qt::darkCyan);
+      content.pictures << app::ReportPicture{
+          QStringLiteral("View %1x%2").arg(size.width()).arg(size.height()),
+          QStringLiteral("A view of run #1, CPU, 2026-12-01 22:26 UTC"), image};
+    }
+    QPrinter printer(QPrinter::HighResolution);
+    app::setUpReportPrinter(printer, QDir(dir_).filePath(QStringLiteral("pictures.pdf")),
+                            content.title);
+    const std::unique_ptr<QTextDocument> doc = app::reportDocument(content, &printer);
+    QAbstractTextDocumentLayout* layout = doc->documentLayout();
+    layout->documentSize();
+    const double pageHeight = doc->pageSize().height();
+    auto pageOf = [pageHeight](double y) { return static_cast<int>(y / pageHeight); };
+    int figures = 0;
+    for (QTextBlock b = doc->begin(); b.isValid(); b = b.next()) {
+      bool image = false;
+      for (auto it = b.begin(); !it.atEnd(); ++it)
+        image = image || it.fragment().charFormat().isImageFormat();
+      if (!image) continue;
+      const QTextBlock caption = b.next();
+      QVERIFY(caption.isValid() && caption.text().startsWith(QStringLiteral("Figure")));
+      const QRectF picture = layout->blockBoundingRect(b),
+                   text = layout->blockBoundingRect(caption);
+      QVERIFY2(
+          pageOf(text.bottom() - 1) == pageOf(picture.top()),
+          qPrintable(QStringLiteral("%1: the picture is on page %2, its caption ends on page %3")
+                         .arg(caption.text())
+                         .arg(pageOf(picture.top()) + 1)
+                         .arg(pageOf(text.bottom() - 1) + 1)));
+      ++figures;
+    }
+    QCOMPARE(figures, 3);
+  }
+
   void unwritablePathFailsWithAReason() {
     QString error;
-    QVERIFY(!exportChart(sampleChart(), false, QStringLiteral("/nonexistent-dir/x.csv"), ExportFormat::Csv, QSize(800, 600), &error));
+    QVERIFY(!exportChart(sampleChart(), false, QStringLiteral("/nonexistent-dir/x.csv"),
+                         ExportFormat::Csv, QSize(800, 600), &error));
     QVERIFY(error.contains(QStringLiteral("/nonexistent-dir/x.csv")));
   }
 

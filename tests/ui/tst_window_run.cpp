@@ -7,8 +7,11 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QStyleOptionViewItem>
 #include <QTabWidget>
+#include <QTreeWidget>
 #include <QtTest>
+#include <algorithm>
 #include <qcustomplot.h>
 
 #include "chart_view.h"
@@ -280,6 +283,83 @@ class TstWindowRun : public QObject {
     QVERIFY2(clusters->view()->captionText().contains(QStringLiteral("Preview")), qPrintable(clusters->view()->captionText()));
   }
 
+  // Issue 14, item 1, with the mouse as a user does it: a click on the row of an earlier run
+  // that is not checked shows that run (it joins the comparison and fills the Clusters view, as
+  // the dock's hint says); a click on a check box still only toggles that box. The click on the
+  // row used to highlight it and change nothing: the Clusters view kept the newer run.
+  void clickingAnEarlierRunsRowShowsIt() {
+    MainWindow w;
+    w.resize(1500, 950);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    RunRequest km;
+    km.family = Family::KMeans;
+    km.variants = {"shared-coalesced"};
+    km.clustering.n = 2000;
+    km.clustering.k = 5;
+    km.clustering.d = 3;
+    km.repetitions = 1;
+    km.warmup = 0;
+    km.backend = BackendChoice::Cpu;
+    w.usePreset(km, false);
+    QVERIFY(runAndWait(w));
+    const QString earlier = w.selection().primaryRun()->entryId;
+    km.clustering.k = 3;
+    w.usePreset(km, false);
+    QVERIFY(runAndWait(w));
+    const QString newer = w.selection().primaryRun()->entryId;
+    QVERIFY(newer != earlier);
+    QVERIFY(w.showView(QStringLiteral("clusters")));
+    auto* clusters = dynamic_cast<ClustersPage*>(w.page(QStringLiteral("clusters")));
+    QVERIFY(clusters);
+
+    QTreeWidget* tree = w.historyDock()->tree();
+    auto rowOf = [tree](const QString& id) -> QTreeWidgetItem* {
+      for (int i = 0; i < tree->topLevelItemCount(); ++i)
+        if (tree->topLevelItem(i)->data(0, Qt::UserRole).toString() == id)
+          return tree->topLevelItem(i);
+      return nullptr;
+    };
+    // Where the delegate draws a row's check box (column 0).
+    auto checkBoxOf = [tree](QTreeWidgetItem* item) {
+      QStyleOptionViewItem opt;
+      opt.initFrom(tree->viewport());
+      opt.rect = tree->visualRect(tree->model()->index(tree->indexOfTopLevelItem(item), 0));
+      opt.features = QStyleOptionViewItem::HasCheckIndicator | QStyleOptionViewItem::HasDisplay;
+      opt.text = item->text(0);
+      return tree->style()
+          ->subElementRect(QStyle::SE_ItemViewItemCheckIndicator, &opt, tree)
+          .center();
+    };
+    QTreeWidgetItem* earlierRow = rowOf(earlier);
+    QVERIFY(earlierRow);
+    QCOMPARE(earlierRow->checkState(0), Qt::Unchecked);
+
+    // A click on the earlier run's text: that run fills the single-run views.
+    const QRect what =
+        tree->visualRect(tree->model()->index(tree->indexOfTopLevelItem(earlierRow), 2));
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, what.center());
+    QCOMPARE(earlierRow->checkState(0), Qt::Checked);
+    QVERIFY(w.selection().primaryRun());
+    QCOMPARE(w.selection().primaryRun()->entryId, earlier);
+    clusters->loader()->waitForIdle();
+    QTRY_VERIFY_WITH_TIMEOUT(clusters->view()->labels().size() == size_t(2000), 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        *std::max_element(clusters->view()->labels().begin(), clusters->view()->labels().end()), 4,
+        30000);
+
+    // A click on the newer run's check box unchecks it, and nothing checks it again.
+    QTreeWidgetItem* newerRow = rowOf(newer);
+    QVERIFY(newerRow);
+    QCOMPARE(newerRow->checkState(0), Qt::Checked);
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, checkBoxOf(newerRow));
+    QCOMPARE(newerRow->checkState(0), Qt::Unchecked);
+    QCOMPARE(w.historyDock()->checked(), QStringList{earlier});
+    // ... and a click on it again checks it: the newer run is shown.
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, checkBoxOf(newerRow));
+    QCOMPARE(newerRow->checkState(0), Qt::Checked);
+    QCOMPARE(w.selection().primaryRun()->entryId, newer);
+  }
 
   // Issue 14, item 7: in the window, the transpose Tile row comes back whole after
   // KNN -> k-means -> transpose (it came back with zero height).
