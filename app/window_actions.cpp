@@ -39,7 +39,7 @@ WindowActions* createWindowActions(MainWindow* w, const QList<QDockWidget*>& doc
   a->quit = make(MainWindow::tr("&Quit"), QKeySequence::Quit, MainWindow::tr("Quit KernelLab"));
   a->run = make(MainWindow::tr("&Run"), QKeySequence(QStringLiteral("Ctrl+R")), MainWindow::tr("Run the experiment"));
   a->run->setShortcuts({QKeySequence(QStringLiteral("Ctrl+R")), QKeySequence(Qt::Key_F5)});
-  a->cancel = make(MainWindow::tr("&Cancel"), QKeySequence(Qt::Key_Escape), MainWindow::tr("Stop the run after the launch in progress"));
+  a->cancel = make(MainWindow::tr("&Cancel"), QKeySequence(Qt::Key_Escape), MainWindow::tr("Stop the run: a worker process ends at once, an in-process run after its launch in progress"));
   a->cancel->setEnabled(false);
   a->live = make(MainWindow::tr("&Live"), QKeySequence(QStringLiteral("Ctrl+L")),
                  MainWindow::tr("Re-run at once whenever a setting changes"));

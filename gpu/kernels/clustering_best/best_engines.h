@@ -44,6 +44,30 @@ class KCentersFused {
   std::unique_ptr<Impl> impl_;
 };
 
+// k-centers, pruned (issue 15): the fused engine's launches, each reading a point's coordinates
+// only when the triangle inequality cannot rule out the new center (kcenters_pruned.cu); the
+// same centers, labels and distances as KCentersFused, bit for bit.
+class KCentersPruned {
+ public:
+  KCentersPruned(const float* d_points, int64_t n, int d, int k, CUstream_st* stream);
+  ~KCentersPruned();
+  KCentersPruned(const KCentersPruned&) = delete;
+  KCentersPruned& operator=(const KCentersPruned&) = delete;
+
+  double run(int64_t firstCenter);          // as KCentersFused::run
+  std::vector<int64_t> centers() const;
+  std::vector<float> radii() const;
+  std::vector<int32_t> labels() const;
+  std::vector<float> distances() const;
+  std::vector<int64_t> visited() const;     // per center: points whose coordinates were read
+  ResourceUsage resources() const;
+  int grid() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 struct KMeansIteration {
   std::vector<double> kernelMs;        // per kernel of the engine, in kernelNames() order
   std::vector<double> clusterScore;    // sum of squared distances per cluster (double)

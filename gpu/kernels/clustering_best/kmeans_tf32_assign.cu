@@ -59,7 +59,6 @@ __global__ void __launch_bounds__(32 * 16 / MT, 1)
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   constexpr int kStageFloats = kTf32TilePoints * kTf32StagePitch;
   constexpr int kWarpRows = 16 * MT;
-  constexpr int kRows = 2 * MT;  // rows per lane in the epilogue: g, g + 8 of each 16-row tile
   extern __shared__ __align__(16) float smem[];
   // The centers as B fragments: for k-step pair p and tile nt, lane L's 16 bytes are b0, b1 of
   // k-step 2p and b0, b1 of k-step 2p + 1 (one ld.shared.v4 a lane, 512 bytes a warp).
