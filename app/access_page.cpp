@@ -10,6 +10,8 @@
 #include "access_view.h"
 #include "kernellab/access_model.h"
 #include "kernellab/experiment.h"
+#include "kernellab/family.h"
+#include "kernellab/transpose.h"
 #include "model_charts.h"
 #include "page_hint.h"
 #include "page_presets.h"
@@ -19,27 +21,9 @@
 namespace kernellab::app {
 
 bool AccessPage::traced(Family family) {
-  // Asking the model is the truth: a family gains a tracer with one line in access_families.cpp.
-  static QHash<int, bool> known;
-  if (auto it = known.find(int(family)); it != known.end()) return *it;
-  bool ok = false;
-  const auto variants = describeVariants(family);
-  if (!variants.empty()) {
-    access::AccessQuery q;
-    q.request.family = family;
-    q.request.transpose.width = q.request.transpose.height = 64;
-    q.request.clustering.n = 1024;
-    q.request.knn.rows = q.request.knn.cols = 32;
-    q.variant = variants.front().id;
-    try {
-      access::analyze(q);
-      ok = true;
-    } catch (const std::exception&) {
-      ok = false;
-    }
-  }
-  known.insert(int(family), ok);
-  return ok;
+  // The family's descriptor says whether its folder has a tracer (family.h).
+  const FamilyDescriptor* f = findFamily(family);
+  return f && f->traceBlock && !f->variants().empty();
 }
 
 AccessPage::AccessPage(QWidget* parent) {

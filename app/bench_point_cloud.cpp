@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "kernellab/clustering_request.h"
 #include "point_cloud_view.h"
 #include "point_source.h"
 

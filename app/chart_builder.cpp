@@ -10,7 +10,10 @@
 #include <map>
 #include <numeric>
 
+#include "kernellab/clustering_request.h"
 #include "kernellab/experiment.h"
+#include "kernellab/family.h"
+#include "kernellab/knn.h"
 #include "kernellab/transpose.h"
 #include "run_text.h"
 #include "view_style.h"
@@ -32,39 +35,22 @@ struct Field {
   std::function<double(const RunResult&)> number;  // NaN: not numeric
 };
 
+// What can tell runs apart on the x axis: threads per block, the family's parameters that name a
+// chart category (its descriptor's: tile and size, N, K and D, window and image), the device.
 QVector<Field> fieldsFor(Family f) {
   const double nan = std::nan("");
   QVector<Field> out;
-  out.push_back({QStringLiteral("tpb"), QObject::tr("Threads per block"),
-                 [](const RunResult& r) { return QStringLiteral("TPB %1").arg(r.request.launch.threadsPerBlock); },
-                 [](const RunResult& r) { return double(r.request.launch.threadsPerBlock); }});
-  if (f == Family::Transpose) {
-    out.push_back({QStringLiteral("tile"), QObject::tr("Tile"),
-                   [](const RunResult& r) { return QStringLiteral("tile %1").arg(r.request.launch.tile); },
-                   [](const RunResult& r) { return double(r.request.launch.tile); }});
-    out.push_back({QStringLiteral("size"), QObject::tr("Matrix elements (W x H)"),
-                   [](const RunResult& r) {
-                     return QStringLiteral("%1x%2").arg(r.request.transpose.width).arg(r.request.transpose.height);
-                   },
-                   [](const RunResult& r) { return double(r.request.transpose.width) * double(r.request.transpose.height); }});
-  } else if (f == Family::KMeans || f == Family::KCenters) {
-    out.push_back({QStringLiteral("n"), QObject::tr("N (points)"),
-                   [](const RunResult& r) { return QStringLiteral("N=%L1").arg(r.request.clustering.n); },
-                   [](const RunResult& r) { return double(r.request.clustering.n); }});
-    out.push_back({QStringLiteral("k"), QObject::tr("K (clusters)"),
-                   [](const RunResult& r) { return QStringLiteral("K=%1").arg(r.request.clustering.k); },
-                   [](const RunResult& r) { return double(r.request.clustering.k); }});
-    out.push_back({QStringLiteral("d"), QObject::tr("D (dimensions)"),
-                   [](const RunResult& r) { return QStringLiteral("D=%1").arg(r.request.clustering.d); },
-                   [](const RunResult& r) { return double(r.request.clustering.d); }});
-  } else if (f == Family::Knn) {
-    out.push_back({QStringLiteral("window"), QObject::tr("Window rows"),
-                   [](const RunResult& r) { return QStringLiteral("window %1").arg(r.request.knn.window); },
-                   [](const RunResult& r) { return double(r.request.knn.window); }});
-    out.push_back({QStringLiteral("image"), QObject::tr("Image pixels"),
-                   [](const RunResult& r) { return QStringLiteral("%1x%2").arg(r.request.knn.rows).arg(r.request.knn.cols); },
-                   [](const RunResult& r) { return double(r.request.knn.rows) * double(r.request.knn.cols); }});
-  }
+  auto add = [&](const FamilyParameter& p) {
+    if (!p.label) return;
+    const auto label = p.label;
+    const auto number = p.number;
+    out.push_back({fromStd(p.name), fromStd(p.title),
+                   [label](const RunResult& r) { return fromStd(label(r.request)); },
+                   [number, nan](const RunResult& r) { return number ? number(r.request) : nan; }});
+  };
+  for (const FamilyParameter& p : commonParameters()) add(p);
+  if (const FamilyDescriptor* d = findFamily(f))
+    for (const FamilyParameter& p : d->parameters) add(p);
   out.push_back({QStringLiteral("device"), QObject::tr("Device"),
                  [](const RunResult& r) { return deviceShort(r); }, [nan](const RunResult&) { return nan; }});
   return out;
@@ -361,12 +347,13 @@ Categories measuredCategories(const QVector<const RunRef*>& runs, const Category
 }
 
 // Transpose bandwidth tables by device (the paper's, the H200 reference) shown beside these runs.
-QVector<const PublishedTable*> deviceTables(const QVector<const RunRef*>& runs, const ChartOptions& opt,
-                                            const PublishedBaselines& pub, const PublishedBaselines& gpuSet) {
+QVector<const PublishedTable*> deviceTables(const QVector<const RunRef*>& runs, Family family,
+                                            const ChartOptions& opt, const PublishedBaselines& pub,
+                                            const PublishedBaselines& gpuSet) {
   QVector<const PublishedTable*> out;
   QVector<const PublishedTable*> all;
-  if (opt.showPublished) all += pub.forFamily(Family::Transpose);
-  all += referenceTables(runs, Family::Transpose, opt, gpuSet);
+  if (opt.showPublished) all += pub.forFamily(family);
+  all += referenceTables(runs, family, opt, gpuSet);
   for (const PublishedTable* t : all)
     if (t->metric == QLatin1String("gbps") && !t->devices.isEmpty()) out << t;
   return out;
@@ -390,19 +377,20 @@ void deviceTableNotes(ChartSpec& spec, const PublishedTable& t) {
   spec.notes << t.notes;
 }
 
-// Transpose: effective bandwidth per variant, the copy ceiling, other devices.
+// A bandwidth-bound family (its descriptor's bandwidthBound): effective bandwidth per variant,
+// the copy ceiling, other devices.
 ChartSpec bandwidthChart(const QVector<const RunRef*>& runs, const CategoryPlan& plan,
-                         const ChartOptions& opt, const PublishedBaselines& pub, const PublishedBaselines& gpuSet,
-                         QVector<SpeedupEntry>& speedups) {
+                         Family family, const ChartOptions& opt, const PublishedBaselines& pub,
+                         const PublishedBaselines& gpuSet, QVector<SpeedupEntry>& speedups) {
   ChartSpec spec;
   spec.id = QStringLiteral("bandwidth");
   spec.title = QObject::tr("Effective bandwidth: each input read once, each output written once");
   spec.xLabel = plan.axisTitle;
   spec.yLabel = widgets::bandwidthAxisLabel();
   spec.unit = QStringLiteral("GB/s");
-  const QVector<const PublishedTable*> tables = deviceTables(runs, opt, pub, gpuSet);
+  const QVector<const PublishedTable*> tables = deviceTables(runs, family, opt, pub, gpuSet);
   Categories cats = measuredCategories(runs, plan, !tables.isEmpty(), spec.xLabel);
-  SeriesBook book{Family::Transpose, {}, {}, {}};
+  SeriesBook book{family, {}, {}, {}};
   ChartSeries ceiling;
   for (int r = 0; r < runs.size(); ++r) {
     const RunRef& ref = *runs[r];
@@ -435,7 +423,7 @@ ChartSpec bandwidthChart(const QVector<const RunRef*>& runs, const CategoryPlan&
       const int c = cats.add(deviceCategory(*t, d), 0, true);
       const double bytes = transpose::effectiveBytes(t->width > 0 ? int64_t(t->width) : 2048, t->height > 0 ? int64_t(t->height) : 2048);
       for (auto it = d.values.begin(); it != d.values.end(); ++it) {
-        const QString variant = variantTitle(Family::Transpose, it.key().toStdString());
+        const QString variant = variantTitle(family, it.key().toStdString());
         ChartSeries& s = book.at(it.key().toStdString(), t->ownMeasurement ? QStringLiteral(" (reference)") : QStringLiteral(" (published)"));
         s.name = deviceSeriesName(*t, variant);
         s.published = true;
@@ -468,9 +456,10 @@ ChartSpec fractionChart(const QVector<const RunRef*>& runs, const CategoryPlan& 
   spec.xLabel = plan.axisTitle;
   spec.yLabel = QObject::tr("Share of the copy kernel's bandwidth (%)");
   spec.unit = QStringLiteral("%");
-  const QVector<const PublishedTable*> tables = deviceTables(runs, opt, pub, gpuSet);
+  const QVector<const PublishedTable*> tables =
+      deviceTables(runs, transpose::kFamily, opt, pub, gpuSet);
   Categories cats = measuredCategories(runs, plan, !tables.isEmpty(), spec.xLabel);
-  SeriesBook book{Family::Transpose, {}, {}, {}};
+  SeriesBook book{transpose::kFamily, {}, {}, {}};
   QStringList withoutCopy;
   for (int r = 0; r < runs.size(); ++r) {
     const RunRef& ref = *runs[r];
@@ -506,7 +495,7 @@ ChartSpec fractionChart(const QVector<const RunRef*>& runs, const CategoryPlan& 
       for (auto it = d.values.begin(); it != d.values.end(); ++it) {
         if (it.key() == QLatin1String("copy")) continue;
         ChartSeries& s = book.at(it.key().toStdString(), t->ownMeasurement ? QStringLiteral(" (reference)") : QStringLiteral(" (published)"));
-        s.name = deviceSeriesName(*t, variantTitle(Family::Transpose, it.key().toStdString()));
+        s.name = deviceSeriesName(*t, variantTitle(transpose::kFamily, it.key().toStdString()));
         s.published = true;
         s.reference = t->ownMeasurement;
         s.source = t->source;
@@ -579,7 +568,7 @@ ChartSpec iterationTimeChart(const QVector<const RunRef*>& runs, Family family) 
   spec.id = QStringLiteral("iteration-time");
   spec.title = QObject::tr("Kernel time per iteration (median repetition)");
   spec.kind = ChartKind::Lines;
-  spec.xLabel = family == Family::KCenters ? QObject::tr("Center") : QObject::tr("Iteration");
+  spec.xLabel = family == clustering::kKCenters ? QObject::tr("Center") : QObject::tr("Iteration");
   spec.yLabel = widgets::timeAxisLabel();
   spec.unit = QStringLiteral("ms");
   QStringList older;
@@ -605,10 +594,14 @@ ChartSpec iterationTimeChart(const QVector<const RunRef*>& runs, Family family) 
       }
       spec.series << s;
     }
-  spec.notes << QObject::tr("Each point: the time of every kernel launched in that %1, in the timed repetition whose total "
-                            "kernel time is the median of the %2 repetitions (the lower middle one of an even count), so "
-                            "the points add up to the median the other charts show.")
-                    .arg(family == Family::KCenters ? QObject::tr("center") : QObject::tr("iteration"))
+  spec.notes << QObject::tr(
+                    "Each point: the time of every kernel launched in that %1, in the timed "
+                    "repetition whose total "
+                    "kernel time is the median of the %2 repetitions (the lower middle one of an "
+                    "even count), so "
+                    "the points add up to the median the other charts show.")
+                    .arg(family == clustering::kKCenters ? QObject::tr("center")
+                                                         : QObject::tr("iteration"))
                     .arg(reps);
   older.removeDuplicates();
   if (!older.isEmpty())
@@ -765,10 +758,13 @@ TimingCharts buildTimingCharts(const RunSelection& selection, const ChartOptions
   if (otherFamilies > 0)
     time.notes << QObject::tr("%1 run(s) of other kernel families are selected: choose their family above the chart.").arg(otherFamilies);
   out.charts << time;
-  if (out.family == Family::Transpose) {
-    out.charts << bandwidthChart(runs, plan, options, published, reference, speedups);
+  const FamilyDescriptor* descriptor = findFamily(out.family);
+  const bool bandwidthBound = descriptor && descriptor->bandwidthBound;
+  if (bandwidthBound)
+    out.charts << bandwidthChart(runs, plan, out.family, options, published, reference, speedups);
+  // The share of the family's in-run copy variant (the transpose's "copy ceiling"), if it has one.
+  if (knownVariant(out.family, "copy"))
     out.charts << fractionChart(runs, plan, options, published, reference);
-  }
   bool multiKernel = false, iterations = false;
   for (const RunRef* r : runs)
     for (const VariantResult& v : r->run().variants) {
@@ -794,7 +790,7 @@ TimingCharts buildTimingCharts(const RunSelection& selection, const ChartOptions
   }
   if (!plan.numericField.isEmpty() && QSet<double>(plan.numberOfRun.begin(), plan.numberOfRun.end()).size() >= 2) {
     out.charts << sweepChart(runs, plan, out.family, false);
-    if (out.family == Family::Transpose) out.charts << sweepChart(runs, plan, out.family, true);
+    if (bandwidthBound) out.charts << sweepChart(runs, plan, out.family, true);
   }
   // Unique speed-up labels: two runs of one configuration would otherwise collide.
   QMap<QString, int> seen;
@@ -813,9 +809,10 @@ widgets::ChartSpec buildScoreChart(Family family,
   spec.id = QStringLiteral("score");
   spec.title = live ? QObject::tr("Score per iteration (live)") : QObject::tr("Score per iteration");
   spec.kind = ChartKind::Lines;
-  spec.xLabel = family == Family::KCenters ? QObject::tr("Center") : QObject::tr("Iteration");
-  spec.yLabel = family == Family::KCenters ? QObject::tr("Score (farthest distance)")
-                                           : QObject::tr("Score (sum of distances to the centers)");
+  spec.xLabel = family == clustering::kKCenters ? QObject::tr("Center") : QObject::tr("Iteration");
+  spec.yLabel = family == clustering::kKCenters
+                    ? QObject::tr("Score (farthest distance)")
+                    : QObject::tr("Score (sum of distances to the centers)");
   for (int i = 0; i < series.size(); ++i) {
     ChartSeries s;
     s.name = series[i].first;

@@ -11,6 +11,7 @@
 
 #include "app_types.h"
 #include "chart_spec.h"
+#include "kernellab/transpose.h"
 #include "published_baselines.h"
 #include "speedup_panel.h"
 
@@ -21,7 +22,7 @@ struct ChartOptions {
   // KernelLab's H200 reference set beside runs of the CPU backend (gpuReference()).
   bool showGpuReference = true;
   // The family whose published figures show when no run is selected (the panel's family).
-  kernellab::Family emptyFamily = kernellab::Family::Transpose;
+  kernellab::Family emptyFamily = kernellab::transpose::kFamily;
   // The family to chart when the selection holds several; none: the primary run's.
   std::optional<kernellab::Family> family;
 };
@@ -29,7 +30,7 @@ struct ChartOptions {
 struct TimingCharts {
   QVector<widgets::ChartSpec> charts;
   QVector<widgets::SpeedupEntry> speedups;
-  kernellab::Family family = kernellab::Family::Transpose;
+  kernellab::Family family = kernellab::transpose::kFamily;
 };
 
 // The kernel families of the runs shown, the primary run's first, then in order of appearance.

@@ -5,6 +5,7 @@
 #include <QSettings>
 
 #include "clusters_view.h"
+#include "kernellab/clustering_request.h"
 #include "point_cloud_view.h"
 #include "results_validation.h"
 #include "run_text.h"
@@ -12,7 +13,7 @@
 namespace kernellab::app {
 namespace {
 
-bool isClustering(Family f) { return f == Family::KMeans || f == Family::KCenters; }
+bool isClustering(Family f) { return f == clustering::kKMeans || f == clustering::kKCenters; }
 
 // The colouring choice of the generator's own clusters (variant ids never start with '#').
 const QString kGenerator = QStringLiteral("#generator");
@@ -93,15 +94,15 @@ void ClustersPage::refresh() {
   const RunResult* run = shownRun();
   if (liveActive_) {
     mode_ = Mode::Live;
-    problem = liveRequest_.clustering;
+    problem = liveRequest_.section<ClusteringProblem>();
     seed = liveRequest_.seed;
   } else if (run) {
     mode_ = Mode::Result;
-    problem = run->request.clustering;
+    problem = run->request.section<ClusteringProblem>();
     seed = run->request.seed;
   } else if (isClustering(request_.family)) {
     mode_ = Mode::Preview;
-    problem = request_.clustering;
+    problem = request_.section<ClusteringProblem>();
     seed = request_.seed;
     if (problem.inputPath.empty() && double(problem.n) * problem.d > kPreviewValues) {
       mode_ = Mode::None;
@@ -123,7 +124,8 @@ void ClustersPage::refresh() {
   }
   if (mode_ != Mode::Preview) {
     // A run's request is data: a points file it names is read only when the panel names it too.
-    const QString refusal = namedFileRefusal(problem.inputPath, request_.clustering.inputPath);
+    const QString refusal =
+        namedFileRefusal(problem.inputPath, request_.section<ClusteringProblem>().inputPath);
     if (!refusal.isEmpty()) {
       wantedKey_.clear();
       shownPointsKey_.clear();
@@ -160,7 +162,7 @@ void ClustersPage::apply() {
     }
   } else if (run) {
     for (const VariantResult& v : run->variants) {
-      if (!v.ok || !v.clustering) continue;
+      if (!v.ok || !v.detail<ClusteringOutput>()) continue;
       choices << tr("%1 · %2").arg(familyTitle(family), variantTitle(family, v.variant));
       choiceVariants_ << fromStd(v.variant);
     }
@@ -181,16 +183,17 @@ void ClustersPage::apply() {
                              : QStringLiteral("\n") + QString::fromStdString(d.points->sampleNote);
   if (chosen == kGenerator || chosen.isEmpty()) {
     const QString what = mode_ == Mode::Preview ? tr("Preview of the data the next run uses") : tr("Generator clusters");
-    view_->setAssignment(d.points->truth, {}, false,
-                         tr("%1: N = %L2, K = %3, D = %4\n%5")
-                                 .arg(what)
-                                 .arg(n)
-                                 .arg(mode_ == Mode::Preview ? request_.clustering.k
-                                                             : (run ? run->request.clustering.k
-                                                                    : liveRequest_.clustering.k))
-                                 .arg(d.points->d)
-                                 .arg(QString::fromStdString(d.points->source)) +
-                             sample);
+    view_->setAssignment(
+        d.points->truth, {}, false,
+        tr("%1: N = %L2, K = %3, D = %4\n%5")
+                .arg(what)
+                .arg(n)
+                .arg(mode_ == Mode::Preview ? request_.section<ClusteringProblem>().k
+                                            : (run ? run->request.section<ClusteringProblem>().k
+                                                   : liveRequest_.section<ClusteringProblem>().k))
+                .arg(d.points->d)
+                .arg(QString::fromStdString(d.points->source)) +
+            sample);
     return;
   }
   const ClusteringOutput* out = nullptr;
@@ -199,11 +202,12 @@ void ClustersPage::apply() {
     out = liveOutputs_.value(chosen).get();
     caption = tr("%1 · %2 · %3 %4 (live)")
                   .arg(familyTitle(family), variantTitle(family, chosen.toStdString()),
-                       family == Family::KCenters ? tr("center") : tr("iteration"))
+                       family == clustering::kKCenters ? tr("center") : tr("iteration"))
                   .arg(liveIteration_);
   } else if (run) {
     for (const VariantResult& v : run->variants)
-      if (fromStd(v.variant) == chosen && v.clustering) out = &*v.clustering;
+      if (fromStd(v.variant) == chosen && v.detail<ClusteringOutput>())
+        out = v.detail<ClusteringOutput>();
     if (out)
       caption = tr("%1 · %2\n%3 iterations · inertia %4 · %5 centers")
                     .arg(familyTitle(family), variantTitle(family, chosen.toStdString()))
@@ -225,7 +229,7 @@ void ClustersPage::apply() {
     labels = labelsOfSample(*d.points, out->labels);  // the labels of the points shown
   }
   caption += sample;
-  view_->setAssignment(std::move(labels), out->centers, family == Family::KCenters, caption,
+  view_->setAssignment(std::move(labels), out->centers, family == clustering::kKCenters, caption,
                        whole && !d.points->indices.empty() ? out->labels : std::vector<int32_t>());
 }
 

@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "kernellab/clustering_request.h"
 #include "kernellab/json_io.h"
 
 namespace kernellab::app {

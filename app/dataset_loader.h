@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 
+#include "kernellab/clustering_request.h"
 #include "kernellab/request.h"
 #include "point_cloud_math.h"
 #include "point_source.h"

@@ -10,6 +10,7 @@
 #include <QMutexLocker>
 #include <QProcess>
 
+#include "kernellab/family.h"
 #include "targets.h"
 
 namespace kernellab::app {
@@ -50,8 +51,10 @@ bool runSsh(const QStringList& base, const QString& command, const QString& inpu
 
 std::vector<std::string*> requestFiles(RunRequest& r) {
   std::vector<std::string*> files;
-  for (std::string* p : {&r.clustering.inputPath, &r.clustering.centersPath, &r.knn.inputPath})
-    if (!p->empty()) files.push_back(p);
+  const FamilyDescriptor* family = findFamily(r.family);
+  if (family && family->files)
+    for (std::string* p : family->files(r))
+      if (p && !p->empty()) files.push_back(p);
   return files;
 }
 

@@ -15,6 +15,8 @@
 #include <map>
 #include <vector>
 
+#include "kernellab/knn.h"
+
 namespace kernellab::app {
 namespace {
 
@@ -187,8 +189,9 @@ QByteArray takeLargeArrays(ResultsFile& file) {
     std::vector<std::pair<size_t, std::vector<int32_t>>> keptLabels;  // this run's, by variant
     for (size_t v = 0; v < file.runs[r].variants.size(); ++v) {
       VariantResult& var = file.runs[r].variants[v];
-      if (var.clustering && var.clustering->labels.size() >= kSideArrayMinElements) {
-        std::vector<int32_t>& l = var.clustering->labels;
+      if (var.detail<ClusteringOutput>() &&
+          var.detail<ClusteringOutput>()->labels.size() >= kSideArrayMinElements) {
+        std::vector<int32_t>& l = var.detail<ClusteringOutput>()->labels;
         // Variants that agree (the usual outcome: every variant verified against one reference)
         // store their labels once.
         const auto same = std::find_if(keptLabels.begin(), keptLabels.end(),
@@ -204,26 +207,30 @@ QByteArray takeLargeArrays(ResultsFile& file) {
           l.clear();
         }
       }
-      if (var.clustering && var.clustering->centers.size() >= kSideArrayMinElements) {
-        head(r, v, kCenters, 1, var.clustering->centers.size());
-        putFloatColumn(body, var.clustering->centers);
-        std::vector<float>().swap(var.clustering->centers);
+      if (var.detail<ClusteringOutput>() &&
+          var.detail<ClusteringOutput>()->centers.size() >= kSideArrayMinElements) {
+        head(r, v, kCenters, 1, var.detail<ClusteringOutput>()->centers.size());
+        putFloatColumn(body, var.detail<ClusteringOutput>()->centers);
+        std::vector<float>().swap(var.detail<ClusteringOutput>()->centers);
       }
-      if (var.knn && var.knn->k > 0 && var.knn->indices.size() >= kSideArrayMinElements) {
+      if (var.detail<KnnDetails>() && var.detail<KnnDetails>()->k > 0 &&
+          var.detail<KnnDetails>()->indices.size() >= kSideArrayMinElements) {
         // Neighbours lie in a window around their pixel: offsets from it pack small.
-        std::vector<int32_t>& idx = var.knn->indices;
+        std::vector<int32_t>& idx = var.detail<KnnDetails>()->indices;
         std::vector<int64_t> offsets(idx.size());
         for (size_t i = 0; i < idx.size(); ++i)
-          offsets[i] = int64_t(idx[i]) - int64_t(i / size_t(var.knn->k));
+          offsets[i] = int64_t(idx[i]) - int64_t(i / size_t(var.detail<KnnDetails>()->k));
         head(r, v, kKnnIndices, 1, idx.size());
-        put<uint32_t>(body, static_cast<uint32_t>(var.knn->k));  // JSON keeps k only with the lists
+        put<uint32_t>(body, static_cast<uint32_t>(
+                                var.detail<KnnDetails>()->k));  // JSON keeps k only with the lists
         putIntColumn(body, offsets);
         std::vector<int32_t>().swap(idx);
       }
-      if (var.knn && var.knn->squaredDistances.size() >= kSideArrayMinElements) {
-        head(r, v, kKnnDistances, 1, var.knn->squaredDistances.size());
-        putFloatColumn(body, var.knn->squaredDistances);
-        std::vector<float>().swap(var.knn->squaredDistances);
+      if (var.detail<KnnDetails>() &&
+          var.detail<KnnDetails>()->squaredDistances.size() >= kSideArrayMinElements) {
+        head(r, v, kKnnDistances, 1, var.detail<KnnDetails>()->squaredDistances.size());
+        putFloatColumn(body, var.detail<KnnDetails>()->squaredDistances);
+        std::vector<float>().swap(var.detail<KnnDetails>()->squaredDistances);
       }
       if (var.schedule.size() >= kSideArrayMinElements) {
         // Columns: block id and start as differences from the previous record (blocks launch in
@@ -285,31 +292,35 @@ bool restoreLargeArrays(ResultsFile& file, const QByteArray& blob, QString* erro
     if (field == kLabels) {
       std::vector<int64_t> v;
       auto labels = std::make_shared<std::vector<int32_t>>();
-      if (!var.clustering)
+      if (!var.detail<ClusteringOutput>())
         return fail(tr("the side file has labels for a variant without clustering output"));
       if (!getColumn(r, elements, false, &v, nullptr, &why)) return fail(why);
       if (!toInt32(v, *labels)) return fail(tr("the side file has a label outside 32 bits"));
-      commit.push_back([&var, labels] { var.clustering->labels = std::move(*labels); });
+      commit.push_back(
+          [&var, labels] { var.detail<ClusteringOutput>()->labels = std::move(*labels); });
       labelCounts[{run, variant}] = elements;
     } else if (field == kLabelsAsVariant) {
       uint32_t source = 0;
       if (!r.get(source)) return fail(tr("the side file is truncated"));
       const auto it = labelCounts.find({run, source});
-      if (!var.clustering || source >= variant || it == labelCounts.end() || it->second != elements)
+      if (!var.detail<ClusteringOutput>() || source >= variant || it == labelCounts.end() ||
+          it->second != elements)
         return fail(tr("the side file refers to labels it does not hold"));
-      const ClusteringOutput* from = &*file.runs[run].variants[source].clustering;
-      commit.push_back([&var, from] { var.clustering->labels = from->labels; });  // after its own
+      const ClusteringOutput* from = file.runs[run].variants[source].detail<ClusteringOutput>();
+      commit.push_back([&var, from] {
+        var.detail<ClusteringOutput>()->labels = from->labels;
+      });  // after its own
       labelCounts[{run, variant}] = elements;
     } else if (field == kCenters) {
-      if (!var.clustering)
+      if (!var.detail<ClusteringOutput>())
         return fail(tr("the side file has centers for a variant without clustering output"));
       auto c = std::make_shared<std::vector<float>>();
       if (!getColumn(r, elements, true, nullptr, c.get(), &why)) return fail(why);
-      commit.push_back([&var, c] { var.clustering->centers = std::move(*c); });
+      commit.push_back([&var, c] { var.detail<ClusteringOutput>()->centers = std::move(*c); });
     } else if (field == kKnnIndices) {
       uint32_t kk = 0;
       if (!r.get(kk)) return fail(tr("the side file is truncated"));
-      if (!var.knn || kk == 0 || kk > (1u << 20) || elements % kk != 0)
+      if (!var.detail<KnnDetails>() || kk == 0 || kk > (1u << 20) || elements % kk != 0)
         return fail(tr("the side file has neighbour lists of k = %1 for %2 entries").arg(kk).arg(elements));
       std::vector<int64_t> v;
       if (!getColumn(r, elements, false, &v, nullptr, &why)) return fail(why);
@@ -318,15 +329,15 @@ bool restoreLargeArrays(ResultsFile& file, const QByteArray& blob, QString* erro
       auto idx = std::make_shared<std::vector<int32_t>>();
       if (!toInt32(v, *idx)) return fail(tr("the side file has a neighbour index outside 32 bits"));
       commit.push_back([&var, idx, kk] {
-        var.knn->k = static_cast<int>(kk);
-        var.knn->indices = std::move(*idx);
+        var.detail<KnnDetails>()->k = static_cast<int>(kk);
+        var.detail<KnnDetails>()->indices = std::move(*idx);
       });
     } else if (field == kKnnDistances) {
-      if (!var.knn)
+      if (!var.detail<KnnDetails>())
         return fail(tr("the side file has distances for a variant without KNN details"));
       auto d = std::make_shared<std::vector<float>>();
       if (!getColumn(r, elements, true, nullptr, d.get(), &why)) return fail(why);
-      commit.push_back([&var, d] { var.knn->squaredDistances = std::move(*d); });
+      commit.push_back([&var, d] { var.detail<KnnDetails>()->squaredDistances = std::move(*d); });
     } else if (field == kSchedule) {
       std::vector<int64_t> c[6];
       for (auto& col : c)

@@ -7,6 +7,7 @@
 #include <QtConcurrent>
 
 #include "kernellab/block_executor.h"
+#include "kernellab/knn.h"
 #include "knn_view.h"
 #include "model_charts.h"
 #include "page_hint.h"
@@ -17,11 +18,15 @@
 namespace kernellab::app {
 namespace {
 
-bool isKnn(const RunResult& r) { return r.request.family == Family::Knn; }
+bool isKnn(const RunResult& r) { return r.request.family == knn::kFamily; }
 
 QString imageKey(const RunRequest& r) {
   return QStringLiteral("%1x%2x%3 seed %4 %5")
-      .arg(r.knn.rows).arg(r.knn.cols).arg(r.knn.components).arg(r.seed).arg(fromStd(r.knn.inputPath));
+      .arg(r.section<KnnProblem>().rows)
+      .arg(r.section<KnnProblem>().cols)
+      .arg(r.section<KnnProblem>().components)
+      .arg(r.seed)
+      .arg(fromStd(r.section<KnnProblem>().inputPath));
 }
 
 }  // namespace
@@ -47,11 +52,11 @@ void KnnPage::showRuns(const RunSelection& selection) {
 }
 
 void KnnPage::showRequest(const RunRequest& request) {
-  if (request.knn.inputPath == panelImagePath_) return;
-  panelImagePath_ = request.knn.inputPath;
+  if (request.section<KnnProblem>().inputPath == panelImagePath_) return;
+  panelImagePath_ = request.section<KnnProblem>().inputPath;
   // The shown run's image file may be readable now (or no longer).
   if (const RunRef* ref = selection_.pick(&isKnn);
-      ref && !ref->run().request.knn.inputPath.empty()) {
+      ref && !ref->run().request.section<KnnProblem>().inputPath.empty()) {
     imageKey_.clear();
     refresh();
   }
@@ -83,18 +88,24 @@ void KnnPage::refresh() {
   const RunResult& run = ref->run();
   runLabel_ = ref->label;
   view_->show();
-  const double values = double(run.request.knn.rows) * run.request.knn.cols * run.request.knn.components;
+  const double values = double(run.request.section<KnnProblem>().rows) *
+                        run.request.section<KnnProblem>().cols *
+                        run.request.section<KnnProblem>().components;
   const QString key = imageKey(run.request);
   if (key != imageKey_) {
     imageKey_ = key;
     image_.reset();
     imageProblem_.clear();
-    const QString refusal = namedFileRefusal(run.request.knn.inputPath, panelImagePath_);
+    const QString refusal =
+        namedFileRefusal(run.request.section<KnnProblem>().inputPath, panelImagePath_);
     if (!refusal.isEmpty())
       imageProblem_ = tr("The image is not drawn: %1; the charts show the variants.").arg(refusal);
     else if (values > kMaxImageValues)
-      imageProblem_ = tr("The image (%1 x %2 x %3 = %L4 values) is too large to draw here; the charts show the variants.")
-                          .arg(run.request.knn.rows).arg(run.request.knn.cols).arg(run.request.knn.components)
+      imageProblem_ = tr("The image (%1 x %2 x %3 = %L4 values) is too large to draw here; the "
+                         "charts show the variants.")
+                          .arg(run.request.section<KnnProblem>().rows)
+                          .arg(run.request.section<KnnProblem>().cols)
+                          .arg(run.request.section<KnnProblem>().components)
                           .arg(values, 0, 'f', 0);
     else
       startImage(run.request);
@@ -108,7 +119,11 @@ void KnnPage::refresh() {
     else view_->selectPixel(image_->rows / 2, image_->cols / 2);
   }
   if (!imageProblem_.isEmpty()) hint_->showHint(imageProblem_);
-  else if (!image_) hint_->showHint(tr("Making the image (%1 x %2 x %3)...").arg(run.request.knn.rows).arg(run.request.knn.cols).arg(run.request.knn.components));
+  else if (!image_)
+    hint_->showHint(tr("Making the image (%1 x %2 x %3)...")
+                        .arg(run.request.section<KnnProblem>().rows)
+                        .arg(run.request.section<KnnProblem>().cols)
+                        .arg(run.request.section<KnnProblem>().components));
   else hint_->clearHint();
 }
 

@@ -271,8 +271,11 @@ void MainWindow::restoreState() {
   for (const auto& p : pages_) p->restoreSettings(s);
   restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
   QMainWindow::restoreState(s.value(QStringLiteral("window/state")).toByteArray());
-  const bool clustering = panel_->request().family == Family::KMeans || panel_->request().family == Family::KCenters;
-  showView(s.value(QStringLiteral("window/view"), clustering ? QStringLiteral("clusters") : QStringLiteral("timing")).toString());
+  // The family's own result view (its form's registration: the Clusters view for clustering).
+  const QString familyView = panel_->resultView();
+  showView(s.value(QStringLiteral("window/view"),
+                   familyView.isEmpty() ? QStringLiteral("timing") : familyView)
+               .toString());
 
   history_->load();
   QStringList checked = s.value(QStringLiteral("history/checked")).toStringList();
@@ -421,14 +424,12 @@ bool MainWindow::openPath(const QString& path, QString* error) {
     if (!QFileInfo(path).isReadable()) why = tr("cannot open '%1' for reading").arg(path);
     else if (const QString refusal = namedFileRefusal(chosen, chosen); !refusal.isEmpty())
       why = refusal;
-    else {
-      RunRequest r = panel_->request();
-      if (r.family != Family::KMeans && r.family != Family::KCenters) r.family = Family::KMeans;
-      r.clustering.inputPath = QFileInfo(path).absoluteFilePath().toStdString();
-      panel_->setRequest(r);
+    else if (panel_->takeDataFile(path)) {  // a family's form takes it (clustering: points)
       panelEdited();
-      showView(QStringLiteral("clusters"));
+      if (!panel_->resultView().isEmpty()) showView(panel_->resultView());
       return true;
+    } else {
+      why = tr("no kernel family of this build reads '%1'").arg(QFileInfo(path).fileName());
     }
   } else {
     // Read as data: no blocking on a FIFO or device, every index checked, nothing it names read.

@@ -9,6 +9,7 @@
 #include <QTimer>
 
 #include "app_types.h"
+#include "kernellab/transpose.h"
 #include "view_page.h"
 
 class QLabel;
@@ -114,7 +115,7 @@ class MainWindow : public QMainWindow, public PageHost {
   QString cudaSummary_;
   bool cancelling_ = false;  // Cancel pressed, the run not stopped yet
   bool startWhenAnswered_ = false;  // Run pressed before the target said what it runs
-  kernellab::Family runFamily_ = kernellab::Family::Transpose;  // of the run in progress
+  kernellab::Family runFamily_ = kernellab::transpose::kFamily;  // of the run in progress
   QSize exportSize_{1200, 700};
   QString exportDir_;
 };

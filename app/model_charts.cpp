@@ -5,6 +5,8 @@
 #include <QObject>
 #include <algorithm>
 
+#include "kernellab/knn.h"
+#include "kernellab/transpose.h"
 #include "published_baselines.h"
 #include "run_text.h"
 #include "view_style.h"
@@ -16,7 +18,7 @@ using widgets::ChartKind;
 using widgets::ChartSeries;
 using widgets::ChartSpec;
 
-int transposeColor(const char* id) { return variantColorIndex(Family::Transpose, id); }
+int transposeColor(const char* id) { return variantColorIndex(transpose::kFamily, id); }
 
 }  // namespace
 
@@ -148,7 +150,8 @@ QVector<ChartSpec> accessCharts(const QVector<access::WarpReport>& reports, cons
   int sharedColumn = 0;
   for (int i = 0; i < reports.size(); ++i) {
     const access::WarpReport& r = reports[i];
-    const QString name = variantTitle(familyFromString(r.family).value_or(Family::Transpose), r.variant);
+    const QString name =
+        variantTitle(familyFromString(r.family).value_or(transpose::kFamily), r.variant);
     sectors.categories << name;
     actual.x << i;
     actual.y << r.warpTotals.sectors;
@@ -247,8 +250,11 @@ QVector<ChartSpec> knnCharts(const RunResult& run) {
   time.id = QStringLiteral("time");
   time.title = QObject::tr("KNN time per variant on %1 (%2x%3x%4, window %5, k %6)")
                    .arg(deviceShort(run))
-                   .arg(run.request.knn.rows).arg(run.request.knn.cols).arg(run.request.knn.components)
-                   .arg(run.request.knn.window).arg(run.request.knn.k);
+                   .arg(run.request.section<KnnProblem>().rows)
+                   .arg(run.request.section<KnnProblem>().cols)
+                   .arg(run.request.section<KnnProblem>().components)
+                   .arg(run.request.section<KnnProblem>().window)
+                   .arg(run.request.section<KnnProblem>().k);
   time.kind = ChartKind::GroupedBars;
   time.xLabel = QObject::tr("Variant");
   time.yLabel = QObject::tr("Time (ms)");
@@ -266,11 +272,11 @@ QVector<ChartSpec> knnCharts(const RunResult& run) {
   QString clock;
   for (size_t i = 0; i < run.variants.size(); ++i) {
     const VariantResult& v = run.variants[i];
-    const QString name = variantTitle(Family::Knn, v.variant);
+    const QString name = variantTitle(knn::kFamily, v.variant);
     for (ChartSpec* c : {&time, &shared, &blocks}) c->categories << name;
     ChartSeries s;
     s.name = name;
-    s.colorIndex = variantColorIndex(Family::Knn, v.variant);
+    s.colorIndex = variantColorIndex(knn::kFamily, v.variant);
     if (v.ok && v.total.samples > 0) {
       ChartSeries t = s;
       t.x << static_cast<double>(i);
@@ -280,10 +286,11 @@ QVector<ChartSpec> knnCharts(const RunResult& run) {
       time.series << t;
       if (clock.isEmpty()) clock = clockTitle(v.total.clock);
     }
-    if (v.knn) {
+    if (v.detail<KnnDetails>()) {
       ChartSeries m = s;
       m.x << static_cast<double>(i);
-      m.y << static_cast<double>(v.knn->sharedBytesPerBlock) / widgets::kBytesPerKiB;
+      m.y << static_cast<double>(v.detail<KnnDetails>()->sharedBytesPerBlock) /
+                 widgets::kBytesPerKiB;
       shared.series << m;
     }
     if (!v.kernels.empty() && v.kernels.front().resources) {
@@ -297,13 +304,15 @@ QVector<ChartSpec> knnCharts(const RunResult& run) {
   if (run.backend == "cpu") {
     // Beside a CPU run, what the GPU does: KernelLab's own H200 run of every variant.
     bool reference = false;
-    for (const PublishedTable* t : gpuReference().forFamily(Family::Knn)) {
+    for (const PublishedTable* t : gpuReference().forFamily(knn::kFamily)) {
       for (const PublishedSeries& ps : t->series) {
-        const int c = static_cast<int>(time.categories.indexOf(variantTitle(Family::Knn, ps.variant.toStdString())));
+        const int c = static_cast<int>(
+            time.categories.indexOf(variantTitle(knn::kFamily, ps.variant.toStdString())));
         if (c < 0 || ps.values.isEmpty()) continue;
         ChartSeries s;
-        s.name = QObject::tr("%1: %2").arg(referenceLabel(*t), variantTitle(Family::Knn, ps.variant.toStdString()));
-        s.colorIndex = variantColorIndex(Family::Knn, ps.variant.toStdString());
+        s.name = QObject::tr("%1: %2").arg(referenceLabel(*t),
+                                           variantTitle(knn::kFamily, ps.variant.toStdString()));
+        s.colorIndex = variantColorIndex(knn::kFamily, ps.variant.toStdString());
         s.published = s.reference = true;
         s.source = t->source;
         s.x << c;

@@ -5,7 +5,9 @@
 #include <QVBoxLayout>
 
 #include "kernellab/backend.h"
+#include "kernellab/knn.h"
 #include "kernellab/schedule_model.h"
+#include "kernellab/transpose.h"
 #include "model_charts.h"
 #include "occupancy_view.h"
 #include "page_hint.h"
@@ -83,22 +85,24 @@ void OccupancyPage::refresh() {
     int tpb = run.request.launch.threadsPerBlock;
     int shared = 0;
     QString kernel;
-    if (run.request.family == Family::Transpose) {
+    if (run.request.family == transpose::kFamily) {
       kernelKnown_ = true;
       const occupancy::Input in = schedule::transposeOccupancyInput(run.request, 0);
       tpb = in.threadsPerBlock;
       shared = in.sharedBytesPerBlock;
-      kernel = tr("the padded transpose kernel (a %1 x %2 tile of floats: %L3 B of shared memory), as in the "
+      kernel = tr("the padded transpose kernel (a %1 x %2 tile of floats: %L3 B of shared memory), "
+                  "as in the "
                   "Schedule view's model")
-                   .arg(run.request.launch.tile + 1)
-                   .arg(run.request.launch.tile)
+                   .arg(run.request.section<TransposeProblem>().tile + 1)
+                   .arg(run.request.section<TransposeProblem>().tile)
                    .arg(shared);
     } else {
       for (const VariantResult& v : run.variants) {
         if (!v.ok || v.kernels.empty()) continue;
         const KernelResult& k = v.kernels.front();
         if (k.blockX > 0) tpb = k.blockX * std::max(1, k.blockY);
-        if (v.knn) shared = static_cast<int>(v.knn->sharedBytesPerBlock);
+        if (v.detail<KnnDetails>())
+          shared = static_cast<int>(v.detail<KnnDetails>()->sharedBytesPerBlock);
         break;
       }
       kernel = shared > 0 ? tr("%L1 B of shared memory per block").arg(shared) : tr("no shared memory counted");

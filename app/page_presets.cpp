@@ -6,13 +6,16 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include "kernellab/knn.h"
+#include "kernellab/transpose.h"
+
 namespace kernellab::app {
 
 RunRequest transposePreset() {
   RunRequest r;
-  r.family = Family::Transpose;
-  r.transpose.width = 2048;
-  r.transpose.height = 2048;
+  r.family = transpose::kFamily;
+  r.section<TransposeProblem>().width = 2048;
+  r.section<TransposeProblem>().height = 2048;
   r.repetitions = 5;
   r.warmup = 1;
   return r;
@@ -21,20 +24,21 @@ RunRequest transposePreset() {
 RunRequest recordedSchedulePreset() {
   RunRequest r = transposePreset();
   r.variants = {"padded", "diagonal"};
-  r.transpose.width = 4096;
-  r.transpose.height = 4096;
+  r.section<TransposeProblem>().width = 4096;
+  r.section<TransposeProblem>().height = 4096;
   r.recordSchedule = true;
   return r;
 }
 
 RunRequest knnPreset() {
   RunRequest r;
-  r.family = Family::Knn;
-  r.knn.rows = 377;
-  r.knn.cols = 329;
-  r.knn.components = 1;
-  r.knn.window = 14;
-  r.knn.k = 8;
+  r.family = knn::kFamily;
+  KnnProblem& knnProblem = r.section<KnnProblem>();
+  knnProblem.rows = 377;
+  knnProblem.cols = 329;
+  knnProblem.components = 1;
+  knnProblem.window = 14;
+  knnProblem.k = 8;
   r.repetitions = 3;
   r.warmup = 1;
   return r;

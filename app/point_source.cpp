@@ -8,6 +8,8 @@
 
 #include "kernellab/clustering.h"
 #include "kernellab/errors.h"
+#include "kernellab/random.h"
+#include "kernellab/text.h"
 
 #ifdef __unix__
 #include <sys/stat.h>
@@ -16,22 +18,8 @@
 namespace kernellab::app {
 namespace {
 
-uint64_t mix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
 // 10000000 -> "10,000,000": the note is read next to the view's other numbers.
-std::string grouped(int64_t v) {
-  std::string digits = std::to_string(v < 0 ? -v : v), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return (v < 0 ? "-" : "") + out;
-}
+std::string grouped(int64_t v) { return formatCount(v); }
 
 int64_t sampleSize(int64_t total, int d, const SampleLimits& limits) {
   return std::min({total, limits.maxPoints, limits.maxValues / std::max(1, d)});
@@ -66,14 +54,14 @@ std::vector<int64_t> sampleIndices(int64_t total, int64_t count, uint64_t seed) 
     return out;
   }
   out.reserve(static_cast<size_t>(count));
-  const uint64_t salt = mix(seed ^ 0x5A3B1E5A3B1Eull);
+  const uint64_t salt = splitmix64(seed ^ 0x5A3B1E5A3B1Eull);
   for (int64_t s = 0; s < count; ++s) {
     // Stratum s is [total*s/count, total*(s+1)/count): never empty while count < total.
     const int64_t lo = static_cast<int64_t>((static_cast<long double>(total) * s) / count);
     const int64_t hi = static_cast<int64_t>((static_cast<long double>(total) * (s + 1)) / count);
     const int64_t width = std::max<int64_t>(1, hi - lo);
-    out.push_back(
-        std::min(total - 1, lo + static_cast<int64_t>(mix(salt + uint64_t(s)) % uint64_t(width))));
+    out.push_back(std::min(
+        total - 1, lo + static_cast<int64_t>(splitmix64(salt + uint64_t(s)) % uint64_t(width))));
   }
   // Rounding can make neighbouring strata touch: keep the indices strictly ascending.
   out.erase(std::unique(out.begin(), out.end()), out.end());

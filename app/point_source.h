@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "kernellab/clustering_request.h"
 #include "kernellab/request.h"
 
 namespace kernellab::app {

@@ -13,6 +13,7 @@
 #include <QVector>
 
 #include "kernellab/request.h"
+#include "kernellab/transpose.h"
 
 namespace kernellab::app {
 
@@ -29,7 +30,7 @@ struct PublishedDevice {        // one device's row (transpose: GB/s per variant
 
 struct PublishedTable {
   QString id;
-  kernellab::Family family = kernellab::Family::Transpose;
+  kernellab::Family family = kernellab::transpose::kFamily;
   QString device;               // for tables over an axis of one device
   QString metric;               // "time_ms" or "gbps"
   QString unit;                 // "ms" or "GB/s"

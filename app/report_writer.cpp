@@ -16,6 +16,7 @@
 #include "chart_data_io.h"
 #include "chart_export.h"
 #include "kernellab/experiment.h"
+#include "kernellab/family.h"
 #include "kernellab/text.h"
 #include "run_text.h"
 #include "view_style.h"
@@ -212,29 +213,8 @@ QVector<Family> familiesIn(const RunSelection& sel) {
 }  // namespace
 
 QString familyFootnote(Family f) {
-  switch (f) {
-    case Family::Transpose:
-      return QObject::tr("Matrix transpose: times in milliseconds per transpose (median of the timed repetitions, min "
-                         "and max beside it); effective bandwidth in decimal GB/s (1 GB = 10^9 bytes), each input "
-                         "element read once and each output element written once; shares against the copy kernel "
-                         "of the same run.");
-    case Family::KMeans:
-      return QObject::tr("k-means: times in milliseconds per run of every iteration until the stop rule (median of "
-                         "the timed repetitions); a seed variant's iteration is Campaign's three kernels (assign "
-                         "to the nearest centroid, update the centroids, score). Labels and centroids are verified "
-                         "against a CPU reference that runs the same iterations from the same initial centers.");
-    case Family::KCenters:
-      return QObject::tr("k-centers: times in milliseconds per run choosing all K centers (median of the timed "
-                         "repetitions); each new center is the point farthest from those chosen, found by a "
-                         "parallel max-reduction. Every point is processed at every block size and verified against "
-                         "a CPU reference.");
-    case Family::Knn:
-      return QObject::tr("Window KNN: times in milliseconds per run over the whole image (median of the timed "
-                         "repetitions); every neighbour list is compared with the CPU reference, and mismatches are "
-                         "split into tie swaps (same distances, other pixels) and different neighbours. Shared "
-                         "memory in KiB (1 KiB = 1024 B).");
-  }
-  return {};
+  const FamilyDescriptor* family = findFamily(f);
+  return family ? QString::fromStdString(family->reportNote) : QString();
 }
 
 QString reportHtml(const ReportContent& c, const QHash<QString, QString>& imageUrls) {

@@ -44,10 +44,10 @@ TableData buildResultsTable(const RunSelection& selection) {
                        .arg(qulonglong(v.verification.approximateMismatches));
       QString note = v.ok ? fromStd(v.verification.note) : fromStd(v.error);
       // k-means: why and after how many iterations it stopped (converged, score rule, limit).
-      const QString stopped =
-          v.ok && v.clustering
-              ? fromStd(describeStop(v.clustering->stopReason, v.clustering->iterations))
-              : QString();
+      const QString stopped = v.ok && v.detail<ClusteringOutput>()
+                                  ? fromStd(describeStop(v.detail<ClusteringOutput>()->stopReason,
+                                                         v.detail<ClusteringOutput>()->iterations))
+                                  : QString();
       t.rows << QStringList{ref.label,
                             config,
                             device,

@@ -10,7 +10,10 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "kernellab/errors.h"
+#include "kernellab/family.h"
 #include "kernellab/json_io.h"
+#include "kernellab/results_validation.h"
 
 #ifdef Q_OS_UNIX
 #include <fcntl.h>
@@ -95,130 +98,10 @@ void checkDevice(Checker& c, const DeviceInfo& d) {
 // request it refused (N = 0, K > N ...), and the views refuse those with the family's message.
 void checkRequest(Checker& c, const RunRequest& r) {
   c.atMost(QStringLiteral("launch threads_per_block"), r.launch.threadsPerBlock,
-           L::kMaxThreadsPerBlock) &&
-      c.atMost(QStringLiteral("launch tile"), r.launch.tile, 1024) &&
-      c.atMost(QStringLiteral("launch rows_per_thread"), r.launch.rowsPerThread, 1024) &&
-      c.atMost(QStringLiteral("launch block_x"), r.launch.blockX, L::kMaxThreadsPerBlock) &&
-      c.atMost(QStringLiteral("launch block_y"), r.launch.blockY, L::kMaxThreadsPerBlock);
-  switch (r.family) {
-    case Family::Transpose:
-      c.atMost(QStringLiteral("transpose width"), r.transpose.width, L::kMaxMatrixSide) &&
-          c.atMost(QStringLiteral("transpose height"), r.transpose.height, L::kMaxMatrixSide);
-      break;
-    case Family::KMeans:
-    case Family::KCenters: {
-      const ClusteringProblem& p = r.clustering;
-      c.atMost(QStringLiteral("clustering n"), p.n, L::kMaxPoints) &&
-          c.atMost(QStringLiteral("clustering d"), p.d, L::kMaxDimensions) &&
-          c.atMost(QStringLiteral("clustering k"), p.k, L::kMaxClusters);
-      break;
-    }
-    case Family::Knn: {
-      const KnnProblem& p = r.knn;
-      c.atMost(QStringLiteral("knn k"), p.k, L::kMaxKnnNeighbours) &&
-          c.atMost(QStringLiteral("knn rows"), p.rows, 1 << 24) &&
-          c.atMost(QStringLiteral("knn cols"), p.cols, 1 << 24) &&
-          c.atMost(QStringLiteral("knn rows x cols"), product(p.rows, p.cols), L::kMaxPoints) &&
-          c.atMost(QStringLiteral("knn components"), p.components, L::kMaxKnnComponents);
-      break;
-    }
-  }
+           L::kMaxThreadsPerBlock);
 }
 
-void checkClustering(Checker& c, const RunRequest& r, const ClusteringOutput& o) {
-  const ClusteringProblem& p = r.clustering;
-  const bool generated = p.inputPath.empty();
-  // With an input file, N and D are the file's; the labels and centers say what they were.
-  const int64_t n = generated ? p.n : static_cast<int64_t>(o.labels.size());
-  if (p.k < 1)
-    return void(
-        c.fail(tr("clustering k = %1 must be at least 1 for a clustering output").arg(p.k)));
-  if (!o.labels.empty()) {
-    if (generated) {
-      if (!c.size(QStringLiteral("labels"), o.labels.size(), p.n,
-                  tr("one per point, N = %L1").arg(p.n)))
-        return;
-    } else if (!c.range(QStringLiteral("labels count"), static_cast<int64_t>(o.labels.size()), 1,
-                        L::kMaxPoints)) {
-      return;
-    }
-    // -1 marks a point without a cluster (noise), as gpu/'s validator of issue 16 accepts.
-    for (size_t i = 0; i < o.labels.size(); ++i)
-      if (o.labels[i] < -1 || o.labels[i] >= p.k)
-        return void(c.fail(tr("label %1 at point %L2 is outside -1..%3 (K = %4)")
-                               .arg(o.labels[i])
-                               .arg(i)
-                               .arg(p.k - 1)
-                               .arg(p.k)));
-  }
-  if (!o.centers.empty()) {
-    if (generated) {
-      if (!c.size(QStringLiteral("centers"), o.centers.size(), product(p.k, p.d),
-                  tr("K x D = %1 x %2").arg(p.k).arg(p.d)))
-        return;
-    } else if (o.centers.size() % static_cast<size_t>(p.k) != 0) {
-      return void(c.fail(
-          tr("centers has %1 values, not a multiple of K = %2").arg(o.centers.size()).arg(p.k)));
-    }
-  }
-  if (o.centerIndices.size() > static_cast<size_t>(p.k))
-    return void(c.fail(tr("center_indices has %1 entries, more than K = %2")
-                           .arg(o.centerIndices.size())
-                           .arg(p.k)));
-  for (int64_t i : o.centerIndices)
-    if (i < 0 || (n > 0 && i >= n) || i > L::kMaxPoints)
-      return void(
-          c.fail(tr("center index %1 is outside 0..%2").arg(i).arg(std::max<int64_t>(0, n - 1))));
-  if (o.clusterSizes.size() > static_cast<size_t>(p.k))
-    return void(c.fail(
-        tr("cluster_sizes has %1 entries, more than K = %2").arg(o.clusterSizes.size()).arg(p.k)));
-  for (int64_t s : o.clusterSizes)
-    if (s < 0 || s > L::kMaxPoints)
-      return void(c.fail(tr("cluster size %1 is outside 0..%2").arg(s).arg(L::kMaxPoints)));
-  c.range(QStringLiteral("iterations"), o.iterations, 0, 100000000);
-}
-
-// k-centers names the point each center was chosen at.
-void checkIterations(Checker& c, const RunRequest& r, const VariantResult& v) {
-  const bool generated = r.clustering.inputPath.empty();
-  const int64_t n = generated      ? r.clustering.n
-                    : v.clustering ? static_cast<int64_t>(v.clustering->labels.size())
-                                   : 0;
-  for (const IterationRecord& it : v.iterations)
-    if (it.chosenPoint < -1 || (n > 0 && it.chosenPoint >= n))
-      return void(c.fail(tr("iteration %1 chose point %2, outside 0..%3")
-                             .arg(it.iteration)
-                             .arg(it.chosenPoint)
-                             .arg(n - 1)));
-}
-
-void checkKnn(Checker& c, const RunRequest& r, const KnnDetails& k) {
-  if (!c.range(QStringLiteral("knn k"), k.k, 0, L::kMaxKnnNeighbours)) return;
-  if (k.indices.empty() && k.squaredDistances.empty()) return;
-  if (k.k == 0) return void(c.fail(tr("neighbour lists are present but k = 0")));
-  const bool generated = r.knn.inputPath.empty();
-  const int64_t pixels =
-      generated ? product(r.knn.rows, r.knn.cols) : static_cast<int64_t>(k.indices.size()) / k.k;
-  if (generated &&
-      !c.size(QStringLiteral("indices"), k.indices.size(), product(pixels, k.k),
-              tr("rows x cols x k = %1 x %2 x %3").arg(r.knn.rows).arg(r.knn.cols).arg(k.k)))
-    return;
-  if (!generated && k.indices.size() % static_cast<size_t>(k.k) != 0)
-    return void(c.fail(
-        tr("indices has %1 entries, not a multiple of k = %2").arg(k.indices.size()).arg(k.k)));
-  if (!k.squaredDistances.empty() &&
-      !c.size(QStringLiteral("squared_distances"), k.squaredDistances.size(),
-              static_cast<int64_t>(k.indices.size()), tr("one per neighbour")))
-    return;
-  for (size_t i = 0; i < k.indices.size(); ++i)
-    if (k.indices[i] < -1 || k.indices[i] >= pixels)
-      return void(c.fail(tr("neighbour index %1 at slot %L2 is outside -1..%3 (the image's pixels)")
-                             .arg(k.indices[i])
-                             .arg(i)
-                             .arg(pixels - 1)));
-}
-
-void checkVariant(Checker& c, const RunRequest& r, const VariantResult& v) {
+void checkVariant(Checker& c, const VariantResult& v) {
   for (const KernelResult& k : v.kernels) {
     if (!c.range(QStringLiteral("kernel grid_x"), k.gridX, 0, INT32_MAX) ||
         !c.range(QStringLiteral("kernel grid_y"), k.gridY, 0, INT32_MAX) ||
@@ -238,12 +121,6 @@ void checkVariant(Checker& c, const RunRequest& r, const VariantResult& v) {
     if (b.endNs < b.startNs)
       return void(c.fail(tr("block record %L1 ends before it starts").arg(i)));
   }
-  if (r.family == Family::KMeans || r.family == Family::KCenters) {
-    if (v.clustering) checkClustering(c, r, *v.clustering);
-    if (!c.failed()) checkIterations(c, r, v);
-  }
-  if (c.failed()) return;
-  if (v.knn && r.family == Family::Knn) checkKnn(c, r, *v.knn);
 }
 
 #ifdef Q_OS_UNIX
@@ -299,10 +176,18 @@ QString validateResults(const ResultsFile& file) {
     if (!c.failed()) checkDevice(c, run.device);
     for (size_t v = 0; v < run.variants.size() && !c.failed(); ++v) {
       c.where = tr("run %1, variant '%2'").arg(i + 1).arg(q(run.variants[v].variant));
-      checkVariant(c, run.request, run.variants[v]);
+      checkVariant(c, run.variants[v]);
     }
   }
-  return c.problem;
+  if (c.failed()) return c.problem;
+  // Every family's own sections, as gpu/ checks them (each family's descriptor: the request's
+  // sizes the views rely on, every label, center, neighbour and chosen point of its outputs).
+  try {
+    validateResultsFile(file);
+  } catch (const InputError& e) {
+    return QString::fromStdString(e.what()).left(400);
+  }
+  return {};
 }
 
 ResultsRead parseResultsForWindow(const QByteArray& text, const QString& name,
@@ -429,20 +314,19 @@ QString namedFileRefusal(const std::string& path, const std::string& panelPath) 
 }
 
 QString namedFilesRefusal(const RunRequest& shown, const RunRequest& panel) {
-  switch (shown.family) {
-    case Family::KMeans:
-    case Family::KCenters: {
-      const QString points =
-          namedFileRefusal(shown.clustering.inputPath, panel.clustering.inputPath);
-      if (!points.isEmpty()) return points;
-      return shown.clustering.init == InitMethod::Given
-                 ? namedFileRefusal(shown.clustering.centersPath, panel.clustering.centersPath)
-                 : QString();
-    }
-    case Family::Knn:
-      return namedFileRefusal(shown.knn.inputPath, panel.knn.inputPath);
-    case Family::Transpose:
-      break;
+  // The files the family's request reads (its descriptor's files), each against the panel's.
+  const FamilyDescriptor* family = findFamily(shown.family);
+  if (!family || !family->files) return {};
+  RunRequest shownCopy = shown, panelCopy = panel;
+  const std::vector<std::string*> named = family->files(shownCopy);
+  const std::vector<std::string*> panelNamed = family->files(panelCopy);
+  for (size_t i = 0; i < named.size(); ++i) {
+    if (!named[i]) continue;
+    // The panel's value of the same field.
+    const std::string panelPath =
+        i < panelNamed.size() && panelNamed[i] ? *panelNamed[i] : std::string();
+    if (const QString refusal = namedFileRefusal(*named[i], panelPath); !refusal.isEmpty())
+      return refusal;
   }
   return {};
 }

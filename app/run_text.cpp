@@ -8,19 +8,15 @@
 #include <functional>
 
 #include "kernellab/experiment.h"
+#include "kernellab/family.h"
 
 namespace kernellab::app {
 
 QString fromStd(const std::string& s) { return QString::fromStdString(s); }
 
 QString familyTitle(Family f) {
-  switch (f) {
-    case Family::Transpose: return QObject::tr("Matrix transpose");
-    case Family::KMeans: return QObject::tr("k-means");
-    case Family::KCenters: return QObject::tr("k-centers");
-    case Family::Knn: return QObject::tr("Window KNN");
-  }
-  return {};
+  const FamilyDescriptor* family = findFamily(f);
+  return family ? fromStd(family->title) : fromStd(f.id());
 }
 
 QString variantTitle(Family f, const std::string& id) {
@@ -38,38 +34,9 @@ int variantColorIndex(Family f, const std::string& id) {
 }
 
 QString requestSummary(const RunRequest& r) {
-  QString s;
-  switch (r.family) {
-    case Family::Transpose:
-      s = QObject::tr("transpose %1x%2 · TPB %3 · tile %4")
-              .arg(r.transpose.width)
-              .arg(r.transpose.height)
-              .arg(r.launch.threadsPerBlock)
-              .arg(r.launch.tile);
-      break;
-    case Family::KMeans:
-    case Family::KCenters: {
-      const auto& c = r.clustering;
-      const QString data = c.inputPath.empty()
-                               ? QObject::tr("N=%L1 K=%2 D=%3").arg(c.n).arg(c.k).arg(c.d)
-                               : QObject::tr("%1, K=%2").arg(fromStd(c.inputPath).section('/', -1)).arg(c.k);
-      s = QObject::tr("%1 %2 · TPB %3")
-              .arg(r.family == Family::KMeans ? QStringLiteral("k-means") : QStringLiteral("k-centers"),
-                   data)
-              .arg(r.launch.threadsPerBlock);
-      break;
-    }
-    case Family::Knn:
-      s = QObject::tr("knn %1x%2x%3 window %4 k=%5 · TPB %6")
-              .arg(r.knn.rows)
-              .arg(r.knn.cols)
-              .arg(r.knn.components)
-              .arg(r.knn.window)
-              .arg(r.knn.k)
-              .arg(r.launch.threadsPerBlock);
-      break;
-  }
-  return s;
+  // The family's one summary, the same the CLI's table header says in full.
+  const FamilyDescriptor* family = findFamily(r.family);
+  return family ? fromStd(family->summary(r, false)) : fromStd(r.family.id());
 }
 
 QString deviceShort(const RunResult& r) {
@@ -90,26 +57,14 @@ QString runStamp(const QString& label, const RunResult& run) {
 }
 
 QString inPanelTerms(const QString& message, Family family) {
-  // Field names as the experiment panel labels them; options the panel has no field for stay.
+  // Field names as the experiment panel labels them: the family's parameters' titles (one
+  // name for the CLI's option, the panel's field and the charts' axis), then the common
+  // options; options the panel has no field for stay.
   struct Term {
     const char* option;
     const char* field;
   };
-  static const Term terms[] = {
-      {"--tpb", QT_TRANSLATE_NOOP("PanelTerms", "Threads per block")},
-      {"--tile", QT_TRANSLATE_NOOP("PanelTerms", "Tile")},
-      {"--rows-per-thread", QT_TRANSLATE_NOOP("PanelTerms", "Rows per thread")},
-      {"--block", QT_TRANSLATE_NOOP("PanelTerms", "Block shape")},
-      {"--size", QT_TRANSLATE_NOOP("PanelTerms", "Matrix size (width x height)")},
-      {"--n", QT_TRANSLATE_NOOP("PanelTerms", "N (points)")},
-      {"--d", QT_TRANSLATE_NOOP("PanelTerms", "D (dimensions)")},
-      {"--init", QT_TRANSLATE_NOOP("PanelTerms", "Initial centers")},
-      {"--centers", QT_TRANSLATE_NOOP("PanelTerms", "Initial centers file")},
-      {"--max-iter", QT_TRANSLATE_NOOP("PanelTerms", "Max iterations")},
-      {"--epsilon", QT_TRANSLATE_NOOP("PanelTerms", "Epsilon")},
-      {"--input", QT_TRANSLATE_NOOP("PanelTerms", "Points file")},
-      {"--image", QT_TRANSLATE_NOOP("PanelTerms", "Image")},
-      {"--window", QT_TRANSLATE_NOOP("PanelTerms", "Window rows")},
+  static const Term common[] = {
       {"--reps", QT_TRANSLATE_NOOP("PanelTerms", "Repetitions")},
       {"--warmup", QT_TRANSLATE_NOOP("PanelTerms", "Warm-up runs")},
       {"--variant", QT_TRANSLATE_NOOP("PanelTerms", "Variant")},
@@ -123,9 +78,14 @@ QString inPanelTerms(const QString& message, Family family) {
     const QRegularExpression re(QStringLiteral("%1(?![A-Za-z-])").arg(QRegularExpression::escape(option)));
     out.replace(re, field);
   };
-  replaceOption(QStringLiteral("--k"), family == Family::Knn ? QCoreApplication::translate("PanelTerms", "Neighbours k")
-                                                             : QCoreApplication::translate("PanelTerms", "K (clusters)"));
-  for (const Term& t : terms) replaceOption(QString::fromLatin1(t.option), QCoreApplication::translate("PanelTerms", t.field));
+  if (const FamilyDescriptor* f = findFamily(family))
+    for (const FamilyParameter& p : f->parameters)
+      replaceOption(QStringLiteral("--") + fromStd(p.name), fromStd(p.title));
+  for (const FamilyParameter& p : commonParameters())
+    replaceOption(QStringLiteral("--") + fromStd(p.name), fromStd(p.title));
+  for (const Term& t : common)
+    replaceOption(QString::fromLatin1(t.option),
+                  QCoreApplication::translate("PanelTerms", t.field));
   return out;
 }
 

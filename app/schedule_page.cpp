@@ -15,6 +15,7 @@
 #include "gantt_view.h"
 #include "kernellab/errors.h"
 #include "kernellab/schedule_model.h"
+#include "kernellab/transpose.h"
 #include "model_charts.h"
 #include "page_hint.h"
 #include "page_presets.h"
@@ -28,7 +29,7 @@ const QString kRunArch = QStringLiteral("run");
 constexpr double kPreviewBlocks = 1 << 18;  // 512 x 512 tiles: a 16384^2 matrix
 const QString kDeviceArch = QStringLiteral("device");
 
-bool isTranspose(const RunResult& r) { return r.request.family == Family::Transpose; }
+bool isTranspose(const RunResult& r) { return r.request.family == transpose::kFamily; }
 
 bool hasSchedule(const RunResult& r) {
   for (const VariantResult& v : r.variants)
@@ -203,18 +204,24 @@ void SchedulePage::refreshModel() {
   } else {
     // The panel's settings are previewed as they are typed: only grids that simulate in a blink.
     const RunRequest& p = panelRequest_;
-    const int tile = std::max(1, p.launch.tile);
-    const double blocks = double((p.transpose.width + tile - 1) / tile) * double((p.transpose.height + tile - 1) / tile);
-    const bool panelTranspose = p.family == Family::Transpose && blocks <= kPreviewBlocks;
+    const int tile = std::max(1, p.section<TransposeProblem>().tile);
+    const double blocks = double((p.section<TransposeProblem>().width + tile - 1) / tile) *
+                          double((p.section<TransposeProblem>().height + tile - 1) / tile);
+    const bool panelTranspose = p.family == transpose::kFamily && blocks <= kPreviewBlocks;
     request = panelTranspose ? p : transposePreset();
     const RunRef* primary = selection_.primaryRun();
     hint = primary ? tr("The selected run %1 is a %2 run: the block-schedule model is the transpose's (a "
                         "block reads one tile and writes the transposed tile). Select a transpose run to model it.")
                          .arg(primary->label, familyTitle(primary->run().request.family))
                    : tr("No transpose run selected: select one in the Runs list, or run one.");
-    hint += QLatin1Char(' ') + (panelTranspose ? tr("Shown meanwhile: the model of the experiment panel's transpose settings (not run yet).")
-                                                : tr("Shown meanwhile: the model of the transpose paper's 2048 x 2048 matrix%1.")
-                                                      .arg(p.family == Family::Transpose ? tr(" (the panel's matrix is too large to preview)") : QString()));
+    hint += QLatin1Char(' ') +
+            (panelTranspose
+                 ? tr("Shown meanwhile: the model of the experiment panel's transpose settings "
+                      "(not run yet).")
+                 : tr("Shown meanwhile: the model of the transpose paper's 2048 x 2048 matrix%1.")
+                       .arg(p.family == transpose::kFamily
+                                ? tr(" (the panel's matrix is too large to preview)")
+                                : QString()));
     actions.push_back({tr("Set up a transpose run"), tr("Matrix transpose, every variant, 2048 x 2048, in the experiment panel"),
                        [this] {
                          if (host()) host()->usePreset(transposePreset(), false);

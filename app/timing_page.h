@@ -6,6 +6,7 @@
 #include <QObject>
 
 #include "chart_builder.h"
+#include "kernellab/transpose.h"
 #include "view_page.h"
 
 namespace kernellab::widgets {
@@ -47,10 +48,10 @@ class TimingPage : public QObject, public ViewPage {
 
   widgets::TimingView* view_ = nullptr;
   RunSelection selection_;
-  kernellab::Family panelFamily_ = kernellab::Family::Transpose;
-  kernellab::Family family_ = kernellab::Family::Transpose;
+  kernellab::Family panelFamily_ = kernellab::transpose::kFamily;
+  kernellab::Family family_ = kernellab::transpose::kFamily;
   QVector<kernellab::Family> families_;
-  kernellab::Family liveFamily_ = kernellab::Family::Transpose;
+  kernellab::Family liveFamily_ = kernellab::transpose::kFamily;
   QVector<QPair<QString, QVector<kernellab::IterationRecord>>> live_;
   QVector<int> liveColors_;
 };

@@ -10,6 +10,7 @@
 #include <QtConcurrent>
 
 #include "history_store.h"
+#include "kernellab/clustering_request.h"
 #include "kernellab/experiment.h"
 #include "kernellab/json_io.h"
 #include "kernellab/text.h"
@@ -387,7 +388,8 @@ void WorkerRuns::onEvent(WorkerProcess* w, const WorkerEvent& e) {
       if (a.split && (a.fractions.isEmpty() || a.fractions.firstKey() != point)) return;
       LiveIteration it = e.iteration;
       it.generation = a.generation;
-      if (it.current && !labelsFit(*it.current, a.request.clustering.k)) it.current.reset();
+      if (it.current && !labelsFit(*it.current, a.request.section<ClusteringProblem>().k))
+        it.current.reset();
       emit iteration(it);
       return;
     }

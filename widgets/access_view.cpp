@@ -2,8 +2,6 @@
 // AccessView: selectors, the request table, the diagram and the totals.
 #include "access_view.h"
 
-#include "view_picture.h"
-
 #include <QComboBox>
 #include <QEventLoop>
 #include <QHBoxLayout>
@@ -17,6 +15,8 @@
 #include "access_diagram.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
+#include "kernellab/family.h"
+#include "view_picture.h"
 
 namespace kernellab::widgets {
 
@@ -54,8 +54,9 @@ AccessView::AccessView(QWidget* parent) : QWidget(parent) {
   auto* controls = new QHBoxLayout;
   controls->addWidget(new QLabel(tr("Family:"), this));
   family_ = new QComboBox(this);
-  for (Family f : {Family::Transpose, Family::KMeans, Family::KCenters, Family::Knn})
-    family_->addItem(QString::fromLatin1(toString(f)), int(f));
+  for (const FamilyDescriptor* f : families())  // the families with an access tracer
+    if (f->traceBlock)
+      family_->addItem(QString::fromLatin1(f->family.id()), QString::fromLatin1(f->family.id()));
   controls->addWidget(family_);
   controls->addWidget(new QLabel(tr("Variant:"), this));
   variant_ = new QComboBox(this);
@@ -127,7 +128,7 @@ AccessView::AccessView(QWidget* parent) : QWidget(parent) {
     emit selectionChanged(variant(), block(), warp());
   };
   connect(family_, &QComboBox::currentIndexChanged, this, [this] {
-    setFamily(static_cast<Family>(family_->currentData().toInt()));
+    setFamily(familyFromString(family_->currentData().toString().toStdString()).value_or(Family()));
   });
   connect(variant_, &QComboBox::currentIndexChanged, this, changed);
   connect(kernel_, &QComboBox::currentIndexChanged, this, [this] {
@@ -180,7 +181,7 @@ void AccessView::setKernel(const QString& kernel) {
 void AccessView::fillChoosers() {
   const QString keepVariant = variant(), keepKernel = kernel();
   const QSignalBlocker b1(family_), b2(variant_), b3(kernel_);
-  family_->setCurrentIndex(family_->findData(int(request_.family)));
+  family_->setCurrentIndex(family_->findData(QString::fromLatin1(request_.family.id())));
   variant_->clear();
   for (const auto& v : describeVariants(request_.family))
     if (access::canTrace(request_.family, v.id))

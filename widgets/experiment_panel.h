@@ -27,6 +27,8 @@ class QVBoxLayout;
 
 namespace kernellab::widgets {
 
+class FamilyForm;
+
 struct VariantSwitch {
   QString id;           // the variant id of the family ("padded", "shared-coalesced")
   QString title;        // short label
@@ -45,6 +47,11 @@ class ExperimentPanel : public QWidget {
 
   void setRequest(const kernellab::RunRequest& request);
   kernellab::RunRequest request() const;
+  // A data file the window opened: a family's form that takes it (a clustering's points) puts
+  // it into the panel's request; false when none does.
+  bool takeDataFile(const QString& path);
+  // The view for the current family's results ("clusters"; empty: the Timing view).
+  QString resultView() const;
 
   // The sweep: one axis with comma-separated values, or none (empty vector).
   std::vector<kernellab::SweepAxis> sweepAxes() const;
@@ -78,7 +85,11 @@ class ExperimentPanel : public QWidget {
   void liveToggled(bool on);
 
  private:
-  void buildFamilyPage();
+  void buildFamilyPages();
+  FamilyForm* form() const;                      // the current family's
+  std::vector<FamilyForm*> uniqueForms() const;  // each form once, in page order
+  // The request; `problem` gets what the shared request builder refused, if anything.
+  kernellab::RunRequest build(QString* problem) const;
   void rebuildSwitches(const std::vector<std::string>& checked);
   void updateVisibility();
   // Offers the block sizes valid for the family and tile; `keepCurrent` keeps an invalid value
@@ -94,36 +105,10 @@ class ExperimentPanel : public QWidget {
   bool loading_ = false;
 
   QComboBox* family_ = nullptr;
+  // The families' pages (family_forms.def): one per form, k-means and k-centers sharing theirs.
   QStackedWidget* dataPages_ = nullptr;
-  // transpose
-  QSpinBox* width_ = nullptr;
-  QSpinBox* height_ = nullptr;
-  // clustering
-  QComboBox* source_ = nullptr;
-  QWidget* generated_ = nullptr;
-  QWidget* fromFile_ = nullptr;
-  QSpinBox* n_ = nullptr;
-  QSpinBox* k_ = nullptr;
-  QSpinBox* d_ = nullptr;
-  QComboBox* shape_ = nullptr;
-  QDoubleSpinBox* radius_ = nullptr;
-  QDoubleSpinBox* noise_ = nullptr;
-  QLineEdit* pointsPath_ = nullptr;
-  QComboBox* init_ = nullptr;
-  QSpinBox* maxIter_ = nullptr;
-  QComboBox* stopRule_ = nullptr;
-  QDoubleSpinBox* epsilon_ = nullptr;
-  QWidget* kmeansOnly_ = nullptr;
-  // knn
-  QSpinBox* rows_ = nullptr;
-  QSpinBox* cols_ = nullptr;
-  QSpinBox* components_ = nullptr;
-  QSpinBox* window_ = nullptr;
-  QSpinBox* knnK_ = nullptr;
-  QLineEdit* imagePath_ = nullptr;
-  QSpinBox* blockX_ = nullptr;
-  QSpinBox* blockY_ = nullptr;
-  QWidget* blockRow_ = nullptr;
+  QStackedWidget* launchPages_ = nullptr;
+  std::vector<std::pair<kernellab::Family, FamilyForm*>> forms_;
   // common
   QSpinBox* seed_ = nullptr;
   QGroupBox* switchesBox_ = nullptr;
@@ -135,8 +120,6 @@ class ExperimentPanel : public QWidget {
   QString cudaReason_;
   QLabel* noSwitches_ = nullptr;
   QComboBox* tpb_ = nullptr;
-  QComboBox* tile_ = nullptr;
-  QWidget* tileRow_ = nullptr;
   QLabel* launchHint_ = nullptr;
   QComboBox* sweepAxis_ = nullptr;
   QLineEdit* sweepValues_ = nullptr;
@@ -148,7 +131,8 @@ class ExperimentPanel : public QWidget {
   QPushButton* run_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QCheckBox* live_ = nullptr;
-  QHash<int, QString> sweepMemory_;   // last values typed per axis
+  QHash<QString, QString> sweepMemory_;  // last values typed per axis: sweepKey
+  QString sweepKey(int axis) const;      // "<family>/<axis index>"
 };
 
 }  // namespace kernellab::widgets

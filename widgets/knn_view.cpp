@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "kernellab/errors.h"
+#include "kernellab/knn.h"
 
 namespace kernellab::widgets {
 
@@ -280,7 +281,7 @@ QVector<KnnVariantBar> KnnView::barsFromResult(const RunResult& run) {
     b.minMs = v.total.minMs;
     b.maxMs = v.total.maxMs;
     b.verified = !v.verification.performed || v.verification.passed;
-    if (v.knn) b.sharedBytes = double(v.knn->sharedBytesPerBlock);
+    if (v.detail<KnnDetails>()) b.sharedBytes = double(v.detail<KnnDetails>()->sharedBytesPerBlock);
     if (!v.kernels.empty() && v.kernels.front().resources) {
       b.blocksPerSM = v.kernels.front().resources->maxActiveBlocksPerSM;
       b.registers = v.kernels.front().resources->registersPerThread;
@@ -292,18 +293,18 @@ QVector<KnnVariantBar> KnnView::barsFromResult(const RunResult& run) {
 
 void KnnView::showRun(const RunResult& run, const kk::Image& image) {
   setImage(image);
-  setSearch(run.request.knn.window, run.request.knn.k);
+  setSearch(run.request.section<KnnProblem>().window, run.request.section<KnnProblem>().k);
   QVector<KnnNeighbourSet> sets;
   QString clock;
   for (const auto& v : run.variants) {
     if (clock.isEmpty() && v.total.samples > 0) clock = QString::fromStdString(v.total.clock);
-    if (!v.knn || v.knn->indices.empty()) continue;
+    if (!v.detail<KnnDetails>() || v.detail<KnnDetails>()->indices.empty()) continue;
     KnnNeighbourSet s;
     s.label = QString::fromStdString(v.variant);
-    s.rectangular = v.knn->window == "rectangular";
-    s.k = v.knn->k;
-    s.indices = v.knn->indices;
-    s.squaredDistances = v.knn->squaredDistances;
+    s.rectangular = v.detail<KnnDetails>()->window == "rectangular";
+    s.k = v.detail<KnnDetails>()->k;
+    s.indices = v.detail<KnnDetails>()->indices;
+    s.squaredDistances = v.detail<KnnDetails>()->squaredDistances;
     sets.push_back(std::move(s));
   }
   setNeighbourSets(sets);

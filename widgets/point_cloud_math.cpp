@@ -9,15 +9,10 @@
 #include <limits>
 #include <numeric>
 
+#include "kernellab/random.h"
+
 namespace kernellab::widgets::cloud {
 namespace {
-
-uint64_t splitmix64(uint64_t& state) {
-  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 constexpr float kMaxPitch = 1.55f;  // just under 90 degrees: lookAt degenerates at the pole
 
@@ -169,10 +164,10 @@ Projection fitProjection(const float* values, int64_t n, int d, int outputDims, 
     rows.resize(static_cast<size_t>(n));
     std::iota(rows.begin(), rows.end(), 0);
   } else {
-    uint64_t state = seed;
+    SplitMixSequence draws(seed);
     rows.reserve(static_cast<size_t>(maxSample));
     for (int64_t i = 0; i < maxSample; ++i)
-      rows.push_back(static_cast<int64_t>(splitmix64(state) % static_cast<uint64_t>(n)));
+      rows.push_back(static_cast<int64_t>(draws.next() % static_cast<uint64_t>(n)));
   }
   Eigen::VectorXd mean = Eigen::VectorXd::Zero(d);
   for (int64_t r : rows)
@@ -229,9 +224,9 @@ std::vector<float> applyProjection(const Projection& p, const float* values, int
 std::vector<uint32_t> drawOrder(int64_t n, uint64_t seed) {
   std::vector<uint32_t> order(static_cast<size_t>(std::max<int64_t>(0, n)));
   std::iota(order.begin(), order.end(), 0u);
-  uint64_t state = seed;
+  SplitMixSequence draws(seed);
   for (int64_t i = n - 1; i > 0; --i) {
-    const auto j = static_cast<int64_t>(splitmix64(state) % static_cast<uint64_t>(i + 1));
+    const auto j = static_cast<int64_t>(draws.next() % static_cast<uint64_t>(i + 1));
     std::swap(order[static_cast<size_t>(i)], order[static_cast<size_t>(j)]);
   }
   return order;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// kernellab-cli subcommands: devices, run, sweep, verify, bench.
+// kernellab-cli subcommands: devices, run, sweep, verify, bench. The families' options, sweep
+// axes, verify cases and benches come from the family registry (kernellab/family.h).
 #include "cli_commands.h"
 
 #include <CLI/CLI.hpp>
@@ -8,9 +9,6 @@
 #include <iostream>
 #include <limits>
 
-#include "cli_bench_best.h"
-#include "cli_bench_transpose.h"
-#include "cli_clustering.h"
 #include "cli_models.h"
 #include "cli_numbers.h"
 #include "cli_output.h"
@@ -19,41 +17,56 @@
 #include "kernellab/checked_number.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
+#include "kernellab/family.h"
 #include "kernellab/json_io.h"
 #include "kernellab/occupancy.h"
+#include "kernellab/run_table.h"
 #include "kernellab/text.h"
 #include "kernellab/verify_suite.h"
 
 namespace kernellab::cli {
 
-void addExperimentOptions(CLI::App* cmd, CliOptions& o, bool lists) {
+void addFamilyOptions(CLI::App* cmd, std::map<std::string, std::string>& params, bool lists,
+                      const std::map<std::string, std::string>& renamed) {
   const std::string many = lists ? " (comma list: one run per value)" : "";
+  // Each parameter once, in the registry's order, its help the families' lines joined:
+  // "kmeans, kcenters: clusters; knn: neighbours per pixel".
+  struct Entry {
+    std::string name;
+    std::vector<std::pair<std::string, std::string>> helps;  // {families, help}
+    bool single = false;
+  };
+  std::vector<Entry> entries;
+  auto add = [&](const FamilyParameter& p, const std::string& family) {
+    auto it = std::find_if(entries.begin(), entries.end(),
+                           [&](const Entry& e) { return e.name == p.name; });
+    if (it == entries.end()) {
+      entries.push_back({p.name, {}, p.single});
+      it = entries.end() - 1;
+    }
+    for (auto& [families, help] : it->helps)
+      if (help == p.help) {
+        families += ", " + family;
+        return;
+      }
+    it->helps.push_back({family, p.help});
+  };
+  for (const FamilyParameter& p : commonParameters()) add(p, "");
+  for (const FamilyDescriptor* f : families())
+    for (const FamilyParameter& p : f->parameters) add(p, f->family.id());
+  for (const Entry& e : entries) {
+    std::string help;
+    for (const auto& [families, text] : e.helps)
+      help += (help.empty() ? "" : "; ") + (families.empty() ? text : families + ": " + text);
+    const auto rename = renamed.find(e.name);
+    const std::string option = "--" + (rename == renamed.end() ? e.name : rename->second);
+    cmd->add_option(option, params[e.name], help + (e.single ? "" : many));
+  }
+}
+
+void addExperimentOptions(CLI::App* cmd, CliOptions& o, bool lists) {
   cmd->add_option("--variant", o.variants, "Variant ids or 'all' (default all)")->delimiter(',');
-  cmd->add_option("--size", o.size, "transpose: WIDTHxHEIGHT of the input" + many);
-  cmd->add_option("--tile", o.tile, "transpose: tile edge, 16 or 32" + many);
-  cmd->add_option("--tpb", o.tpb, "Threads per block (1..1024; transpose: tile x rows)" + many);
-  cmd->add_option("--rows-per-thread", o.rowsPerThread,
-                  "transpose: elements per thread per tile column (sets tpb = tile*tile/rows)" + many);
-  cmd->add_option("--n", o.n, "clustering: number of points" + many);
-  cmd->add_option("--k", o.k, "clustering: clusters; knn: neighbours" + many);
-  cmd->add_option("--d", o.d, "clustering: dimensions" + many);
-  cmd->add_option("--image", o.image, "knn: ROWSxCOLS[xC] feature image" + many);
-  cmd->add_option("--window", o.window, "knn: rows of the search window" + many);
-  cmd->add_option("--block", o.block,
-                  "knn: block shape XxY in threads, x along a row (sets --tpb to X*Y)" + many);
-  cmd->add_option("--layout", o.layout, "clustering: coalesced | interleaved | all");
-  cmd->add_option("--memory", o.memory, "clustering: shared | global | all");
-  cmd->add_option("--init", o.init, "kmeans: first | random | kmeans++");
-  cmd->add_option("--shape", o.shape, "clustering: seed | blobs (generated data)");
-  addRealOption(cmd, "--noise", o.noise, "clustering blobs: share of uniform noise points, 0..1");
-  cmd->add_option("--input", o.input, "clustering: points (.csv or .npy); knn: image (.npy)");
-  cmd->add_option("--centers", o.centers, "kmeans: initial centers (.csv or .npy)");
-  addIntOption(cmd, "--max-iter", o.maxIter, "kmeans: iteration limit (default 300)");
-  cmd->add_option("--stop", o.stop,
-                  "kmeans: fixed-point (default: stop when no point changes cluster) | score "
-                  "(Campaign's rule: the score changed by at most --epsilon of itself)");
-  addRealOption(cmd, "--epsilon", o.epsilon,
-                "kmeans: the score rule's relative epsilon (default 1e-4; implies --stop score)");
+  addFamilyOptions(cmd, o.params, lists);
   addIntOption(cmd, "--reps", o.reps, "Timed repetitions after warm-up (default 10)");
   addIntOption(cmd, "--warmup", o.warmup, "Warm-up launches before timing (default 2)");
   addSeedOption(cmd, "--seed", o.seed,
@@ -64,166 +77,57 @@ void addExperimentOptions(CLI::App* cmd, CliOptions& o, bool lists) {
                 "Record every block's SM and start/end time (%smid, %globaltimer)");
   cmd->add_option("--json", o.jsonPath, "Write the results file (JSON, docs/results-format.md)");
   cmd->add_option("--csv", o.csvPath, "Write a CSV row per variant");
-  cmd->add_option("--labels", o.labelsPath, "clustering: write one label per line");
+  cmd->add_option("--labels", o.labelsPath,
+                  "Write the run's per-point output, one line per point (clustering: labels)");
 }
 
 namespace {
 
-// Values stored in an int: larger ones are refused with this limit rather than wrapped.
-constexpr int64_t kIntMax = std::numeric_limits<int>::max();
-
-// One value for `run`; sweep axes are taken out of the base request separately.
-std::string single(const std::string& text, const std::string& option, bool lists) {
-  if (!lists && text.find(',') != std::string::npos && option != "--size")
-    throw InputError(option + " " + text + ": run takes one value; use sweep for lists");
-  if (lists) {
-    auto parts = splitList(text);
-    return parts.empty() ? text : parts.front();
-  }
-  return text;
-}
-
 Family parseFamily(const std::string& s) {
   auto f = familyFromString(s);
-  if (!f) throw InputError("family '" + s + "' is unknown (transpose, kmeans, kcenters, knn)");
+  if (!f) throw InputError("family '" + s + "' is unknown (" + familyIds() + ")");
   return *f;
+}
+
+BackendChoice parseBackend(const std::string& s) {
+  auto b = backendFromString(s);
+  if (!b) throw InputError("--backend " + s + " is unknown (auto, cpu, cuda)");
+  return *b;
 }
 
 }  // namespace
 
+RunRequest requestFromParams(const std::string& family,
+                             const std::map<std::string, std::string>& params, bool lists) {
+  RunRequest r;
+  r.family = parseFamily(family);
+  std::vector<std::pair<std::string, std::string>> values;
+  for (const auto& [name, text] : params) {
+    if (text.empty()) continue;
+    const std::vector<std::string> parts = splitList(text);
+    if (!lists && parts.size() > 1)
+      throw InputError("--" + name + " " + text + ": run takes one value; use sweep for lists");
+    values.emplace_back(name, lists && !parts.empty() ? parts.front() : text);
+  }
+  return buildRequest(r, values);
+}
+
 RunRequest buildRequest(const CliOptions& o, bool lists) {
   if (o.family.empty())
-    throw InputError("a family is required (transpose, kmeans, kcenters, knn), or --request FILE");
-  RunRequest r;
-  r.family = parseFamily(o.family);
-  r.variants = o.variants.empty() ? std::vector<std::string>{"all"} : o.variants;
-  if (!o.size.empty()) {
-    const std::string s = lists ? splitList(o.size).front() : o.size;
-    if (!lists && splitList(o.size).size() > 1)
-      throw InputError("--size " + o.size + ": run takes one value; use sweep for lists");
-    const auto [w, h] = parseSize(s, "--size");
-    r.transpose.width = w;
-    r.transpose.height = h;
+    throw InputError("a family is required (" + familyIds() + "), or --request FILE");
+  RunRequest r = requestFromParams(o.family, o.params, lists);
+  if (!o.variants.empty()) {
+    // --memory / --layout (the clustering switches) chose the variants already.
+    const bool chosen = r.variants != std::vector<std::string>{};
+    if (chosen)
+      throw InputError("--variant and --memory / --layout both choose variants: give one");
+    r.variants = o.variants;
   }
-  if (!o.tile.empty())
-    r.launch.tile = parseIntegerAs<int>(single(o.tile, "--tile", lists), "--tile");
-  if (!o.tpb.empty())
-    r.launch.threadsPerBlock = parseIntegerAs<int>(single(o.tpb, "--tpb", lists), "--tpb");
-  if (!o.rowsPerThread.empty()) {
-    const int rows = parseIntegerAs<int>(single(o.rowsPerThread, "--rows-per-thread", lists),
-                                         "--rows-per-thread");
-    if (rows < 1 || rows > r.launch.tile || r.launch.tile % rows != 0)
-      throw InputError("--rows-per-thread " + std::to_string(rows) + " must divide the tile " +
-                       std::to_string(r.launch.tile) + " (1.." + std::to_string(r.launch.tile) + ")");
-    if (!o.tpb.empty() && r.launch.threadsPerBlock != r.launch.tile * r.launch.tile / rows)
-      throw InputError("--rows-per-thread " + std::to_string(rows) + " and --tpb " + o.tpb +
-                       " disagree: tile " + std::to_string(r.launch.tile) + " with " +
-                       std::to_string(rows) + " rows per thread is " +
-                       std::to_string(r.launch.tile * r.launch.tile / rows) + " threads");
-    r.launch.rowsPerThread = rows;
-    r.launch.threadsPerBlock = r.launch.tile * r.launch.tile / rows;
-  }
-  const bool clustering = r.family == Family::KMeans || r.family == Family::KCenters;
-  if (!o.input.empty()) {
-    // A file decides the problem's size; a size option beside it would be silently ignored.
-    const std::string sizeOption = clustering && !o.n.empty()   ? "--n " + o.n
-                                   : clustering && !o.d.empty() ? "--d " + o.d
-                                   : r.family == Family::Knn && !o.image.empty()
-                                       ? "--image " + o.image
-                                       : std::string();
-    if (!sizeOption.empty())
-      throw InputError(sizeOption + " does not apply with --input " + o.input +
-                       ": the file's size is the problem's size");
-  }
-  if (!o.n.empty()) r.clustering.n = parseInteger(single(o.n, "--n", lists), "--n");
-  if (!o.k.empty()) {
-    // Clusters for clustering, neighbours for KNN: only the run's family gets it.
-    const int k = parseIntegerAs<int>(single(o.k, "--k", lists), "--k");
-    if (r.family == Family::Knn)
-      r.knn.k = k;
-    else
-      r.clustering.k = k;
-  }
-  if (!o.d.empty()) r.clustering.d = parseIntegerAs<int>(single(o.d, "--d", lists), "--d");
-  if (!o.image.empty()) {
-    const auto dims = parseDims(single(o.image, "--image", lists), "--image", kIntMax);
-    r.knn.rows = static_cast<int>(dims[0]);
-    r.knn.cols = static_cast<int>(dims[1]);
-    r.knn.components = dims.size() > 2 ? static_cast<int>(dims[2]) : 1;
-  }
-  if (!o.window.empty())
-    r.knn.window = parseIntegerAs<int>(single(o.window, "--window", lists), "--window");
-  if (!o.block.empty()) {
-    const auto [bx, by] = parseSize(single(o.block, "--block", lists), "--block", kIntMax);
-    if (bx < 1 || by < 1 || bx > 1024 || by > 1024)
-      throw InputError("--block " + o.block + ": each side must be 1..1024 threads");
-    if (!o.tpb.empty() && splitList(o.tpb).size() == 1 && r.launch.threadsPerBlock != bx * by)
-      throw InputError("--block " + o.block + " is " + std::to_string(bx * by) +
-                       " threads but --tpb says " + o.tpb);
-    r.launch.blockX = static_cast<int>(bx);
-    r.launch.blockY = static_cast<int>(by);
-    r.launch.threadsPerBlock = static_cast<int>(bx * by);
-  }
-  if (!o.shape.empty()) {
-    auto s = shapeFromString(o.shape);
-    if (!s) throw InputError("--shape " + o.shape + " is unknown (seed, blobs)");
-    r.clustering.shape = *s;
-  }
-  if (!o.init.empty()) {
-    auto i = initFromString(o.init);
-    if (!i || *i == InitMethod::Given)
-      throw InputError("--init " + o.init + " is unknown (first, random, kmeans++; --centers FILE gives centers)");
-    r.clustering.init = *i;
-  }
-  if (!o.input.empty()) {
-    if (r.family == Family::Knn)
-      r.knn.inputPath = o.input;
-    else if (clustering)
-      r.clustering.inputPath = o.input;
-    else
-      throw InputError("--input " + o.input + " does not apply to " + toString(r.family) +
-                       " (clustering points or a KNN image)");
-  }
-  if (!o.centers.empty()) {
-    r.clustering.centersPath = o.centers;
-    r.clustering.init = InitMethod::Given;
-  }
-  if (o.maxIter) r.clustering.maxIterations = *o.maxIter;
-  if (!o.stop.empty()) {
-    auto rule = stopRuleFromString(o.stop);
-    if (!rule) throw InputError("--stop " + o.stop + " is unknown (fixed-point, score)");
-    r.clustering.stopRule = *rule;
-  }
-  if (o.epsilon) {
-    if (r.clustering.stopRule == StopRule::FixedPoint && !o.stop.empty())
-      throw InputError("--epsilon " + formatFixed(*o.epsilon, 6) +
-                       " belongs to the score rule, but --stop says fixed-point");
-    r.clustering.epsilon = *o.epsilon;
-    r.clustering.stopRule = StopRule::ScoreChange;  // --epsilon alone asks for Campaign's rule
-  }
-  if (o.noise) r.clustering.noiseFraction = *o.noise;
-  // Clustering switches pick variants "<memory>-<layout>"; "all" on either axis takes both.
-  if ((r.family == Family::KMeans || r.family == Family::KCenters) &&
-      (!o.layout.empty() || !o.memory.empty())) {
-    std::vector<std::string> memories = {"shared", "global"}, layouts = {"coalesced", "interleaved"};
-    if (!o.memory.empty() && toLower(o.memory) != "all") {
-      if (!memoryFromString(o.memory)) throw InputError("--memory " + o.memory + " is unknown (shared, global, all)");
-      memories = {toLower(o.memory)};
-    }
-    if (!o.layout.empty() && toLower(o.layout) != "all") {
-      if (!layoutFromString(o.layout)) throw InputError("--layout " + o.layout + " is unknown (coalesced, interleaved, all)");
-      layouts = {toLower(o.layout)};
-    }
-    r.variants.clear();
-    for (const auto& m : memories)
-      for (const auto& l : layouts) r.variants.push_back(m + "-" + l);
-  }
+  if (r.variants.empty()) r.variants = {"all"};
   if (o.reps) r.repetitions = *o.reps;
   if (o.warmup) r.warmup = *o.warmup;
   if (o.seed) r.seed = *o.seed;
-  auto b = backendFromString(o.backend);
-  if (!b) throw InputError("--backend " + o.backend + " is unknown (auto, cpu, cuda)");
-  r.backend = *b;
+  r.backend = parseBackend(o.backend);
   r.verify = !o.noVerify;
   r.recordSchedule = o.recordSchedule;
   return r;
@@ -231,23 +135,22 @@ RunRequest buildRequest(const CliOptions& o, bool lists) {
 
 namespace {
 
+// The comma lists given: one axis each, in the family's parameter order (then --tpb), the first
+// axis outermost.
 std::vector<SweepAxis> sweepAxes(const CliOptions& o) {
   std::vector<SweepAxis> axes;
-  auto add = [&](const std::string& name, const std::string& text) {
-    if (text.empty()) return;
-    auto values = splitList(text);
-    if (values.size() > 1) axes.push_back({name, values});
+  const FamilyDescriptor& family = familyDescriptor(parseFamily(o.family));
+  auto add = [&](const FamilyParameter& p) {
+    const auto it = o.params.find(p.name);
+    if (it == o.params.end() || it->second.empty()) return;
+    auto values = splitList(it->second);
+    if (values.size() > 1) {
+      if (p.single) throw InputError("--" + p.name + " " + it->second + " takes one value");
+      axes.push_back({p.name, values});
+    }
   };
-  add("size", o.size);
-  add("tile", o.tile);
-  add("tpb", o.tpb);
-  add("rows-per-thread", o.rowsPerThread);
-  add("n", o.n);
-  add("k", o.k);
-  add("d", o.d);
-  add("image", o.image);
-  add("window", o.window);
-  add("block", o.block);
+  for (const FamilyParameter& p : family.parameters) add(p);
+  for (const FamilyParameter& p : commonParameters()) add(p);
   return axes;
 }
 
@@ -264,26 +167,11 @@ void writeOutputs(const CliOptions& o, const ResultsFile& file) {
   if (!o.csvPath.empty()) writeCsv(o.csvPath, file);
 }
 
-RunHooks stderrProgress(bool enabled) {
-  RunHooks h;
-  if (enabled)
-    h.progress = [](const std::string& stage, double f) {
-      std::cerr << "[" << formatFixed(100.0 * f, 0) << "%] " << stage << "\n";
-    };
-  return h;
-}
-
 void writeLabels(const std::string& path, const RunResult& run) {
-  for (const auto& v : run.variants) {
-    if (v.clustering && !v.clustering->labels.empty()) {
-      std::string text;
-      text.reserve(v.clustering->labels.size() * 3);
-      for (int32_t l : v.clustering->labels) (text += std::to_string(l)) += '\n';
-      writeFileAtomically(path, text);
-      return;
-    }
-  }
-  throw InputError("--labels " + path + ": this run produced no labels");
+  const FamilyDescriptor* family = findFamily(run.request.family);
+  const std::string text = family && family->labels ? family->labels(run) : std::string();
+  if (text.empty()) throw InputError("--labels " + path + ": this run produced no labels");
+  writeFileAtomically(path, text);
 }
 
 }  // namespace
@@ -330,11 +218,7 @@ RunRequest storedRequest(const CliOptions& o) {
     throw InputError("family '" + o.family + "' disagrees with " + o.requestPath + ", a " +
                      toString(r.family) + " request; give no family (or " + toString(r.family) +
                      ") to run it");
-  if (o.backend != "auto") {
-    auto b = backendFromString(o.backend);
-    if (!b) throw InputError("--backend " + o.backend + " is unknown (auto, cpu, cuda)");
-    r.backend = *b;
-  }
+  if (o.backend != "auto") r.backend = parseBackend(o.backend);
   return r;
 }
 
@@ -357,15 +241,6 @@ void refuseExperimentOptions(const CLI::App& cmd, const CliOptions& o) {
 }
 
 int cmdRun(const CliOptions& o) {
-  RunRequest r;
-  try {
-    checkOutputs(o);
-    r = o.requestPath.empty() ? buildRequest(o, false) : storedRequest(o);
-    validateRequest(r);
-  } catch (const InputError& e) {
-    if (o.stream) emitEvent({{"event", "error"}, {"input_error", true}, {"message", e.what()}});
-    throw;
-  }
   RunHooks hooks;
   if (o.stream) {
     hooks.progress = [](const std::string& stage, double f) {
@@ -376,7 +251,15 @@ int cmdRun(const CliOptions& o) {
       emitEvent({{"event", "iteration"}, {"variant", variant}, {"record", rec}, {"current", current}});
     };
   }
-  const RunResult run = runExperiment(r, hooks);
+  RunResult run;
+  try {
+    checkOutputs(o);
+    const RunRequest r = o.requestPath.empty() ? buildRequest(o, false) : storedRequest(o);
+    run = runExperiment(r, hooks);  // validates once, before anything runs
+  } catch (const InputError& e) {
+    if (o.stream) emitEvent({{"event", "error"}, {"input_error", true}, {"message", e.what()}});
+    throw;
+  }
   ResultsFile file;
   file.runs.push_back(run);
   if (o.stream) {
@@ -400,11 +283,10 @@ int cmdSweep(const CliOptions& o) {
         throw InputError("family '" + o.family + "' disagrees with " + o.requestPath +
                          ", which holds " + toString(run.request.family) + " runs");
     if (o.backend != "auto") {
-      auto b = backendFromString(o.backend);
-      if (!b) throw InputError("--backend " + o.backend + " is unknown (auto, cpu, cuda)");
-      for (auto& run : stored.runs) run.request.backend = *b;
+      const BackendChoice b = parseBackend(o.backend);
+      for (auto& run : stored.runs) run.request.backend = b;
     }
-    file = rerunResults(stored, stderrProgress(true));
+    file = rerunResults(stored, progressOnStderr());
   } else {
     const RunRequest base = buildRequest(o, true);
     const std::vector<SweepAxis> axes = sweepAxes(o);
@@ -414,7 +296,7 @@ int cmdSweep(const CliOptions& o) {
     // validator refuses, such as --tpb 2048, is a skipped point of the sweep instead).
     for (const auto& axis : axes)
       for (const auto& value : axis.values) applySweepValue(base, axis.name, value);
-    file = runSweep(base, axes, stderrProgress(true));
+    file = runSweep(base, axes, progressOnStderr());
   }
   bool ok = true;
   for (const auto& run : file.runs) {
@@ -428,17 +310,16 @@ int cmdSweep(const CliOptions& o) {
 
 int cmdVerify(const CliOptions& o) {
   checkOutputs(o);
-  auto b = backendFromString(o.backend);
-  if (!b) throw InputError("--backend " + o.backend + " is unknown (auto, cpu, cuda)");
-  std::vector<Family> families;
+  const BackendChoice b = parseBackend(o.backend);
+  std::vector<Family> only;
   for (const auto& name : o.families) {
     auto f = familyFromString(name);
-    if (!f) throw InputError("--family " + name + " is unknown (transpose, kmeans, kcenters, knn)");
-    families.push_back(*f);
+    if (!f) throw InputError("--family " + name + " is unknown (" + familyIds() + ")");
+    only.push_back(*f);
   }
-  const BackendDecision decision = decideBackend(*b);
+  const BackendDecision decision = decideBackend(b);
   std::cout << "verify on " << (decision.useCuda ? "CUDA: " : "") << decision.note << "\n";
-  const auto cases = verifySuite(o.quick, families);
+  const auto cases = verifySuite(o.quick, only);
   ResultsFile file;
   int failures = 0, variantRuns = 0;
   std::vector<occupancy::DeviceCheck> occupancyChecks;
@@ -446,7 +327,7 @@ int cmdVerify(const CliOptions& o) {
   for (const auto& c : cases) {
     RunRequest r = c.request;
     // Verify what was asked for: once on CUDA, never fall back to the CPU half-way.
-    r.backend = decision.useCuda ? BackendChoice::Cuda : *b;
+    r.backend = decision.useCuda ? BackendChoice::Cuda : b;
     if (decision.useCuda && !backendStatus().cudaUsable) {
       std::cout << "FAIL: " << backendStatus().cudaReason << "; the remaining "
                 << cases.size() - done << " cases were not run\n";
@@ -493,111 +374,57 @@ int cmdVerify(const CliOptions& o) {
   return failures == 0 ? 0 : 1;
 }
 
-namespace {
-
-// bench knn: the seed's image (377 x 329, one PCA component, W = 14, k = 8) and a large one
-// (4096 x 4096, C = 8): time, shared memory per block and resident blocks per SM per variant.
-// A variant refused for a device limit (the whole window of a wide image in shared memory) is
-// part of the answer, not a failure of the bench.
-bool benchKnn(const CliOptions& o, BackendChoice backend, ResultsFile& file) {
-  const std::vector<std::string> images =
-      o.sizes.empty() ? std::vector<std::string>{"377x329x1", "4096x4096x8"} : o.sizes;
-  bool ok = true;
-  for (const auto& image : images) {
-    RunRequest r;
-    r.family = Family::Knn;
-    r.variants = {"all"};
-    const auto dims = parseDims(image, "--sizes", kIntMax);
-    r.knn.rows = static_cast<int>(dims[0]);
-    r.knn.cols = static_cast<int>(dims[1]);
-    r.knn.components = dims.size() > 2 ? static_cast<int>(dims[2]) : 1;
-    r.knn.window = 14;
-    r.knn.k = 8;
-    r.launch.threadsPerBlock = 256;
-    const bool large = static_cast<double>(r.knn.rows) * r.knn.cols > 4e6;
-    r.warmup = 1;
-    r.repetitions = o.reps ? *o.reps : (large ? 3 : 20);
-    r.backend = backend;
-    try {
-      validateRequest(r);
-    } catch (const InputError& e) {
-      if (!o.sizes.empty()) throw;  // the user's own size: a bad input
-      // A default size this backend cannot take (the large image on the CPU): say so, go on.
-      std::cout << "\nknn " << image << ": skipped: " << e.what() << "\n";
-      RunResult skipped;
-      skipped.request = r;
-      skipped.ok = false;
-      skipped.message = std::string("skipped: ") + e.what();
-      skipped.createdAt = isoTimestampUtc();
-      skipped.tool = toolVersion();
-      file.runs.push_back(std::move(skipped));
-      continue;
-    }
-    const RunResult run = runExperiment(r, stderrProgress(true));
-    std::cout << "\n";
-    printRunTable(std::cout, run);
-    double globalMs = 0;
-    for (const auto& v : run.variants)
-      if (v.variant == "global" && v.ok) globalMs = v.total.medianMs;
-    std::cout << "knn " << image << " per variant: time relative to global, shared memory per "
-              << "block, resident blocks per SM\n";
-    for (const auto& v : run.variants) {
-      const bool verified = v.ok && (!v.verification.performed || v.verification.passed);
-      if (!verified && !v.refused) ok = false;
-      std::cout << "  " << v.variant << ": ";
-      if (!v.ok) {
-        std::cout << (v.refused ? "refused: " : "failed: ") << v.error << "\n";
-        continue;
-      }
-      const auto* res = v.kernels.empty() || !v.kernels.front().resources
-                            ? nullptr
-                            : &*v.kernels.front().resources;
-      std::cout << formatFixed(v.total.medianMs, 3) << " ms"
-                << (globalMs > 0 ? " (x" + formatFixed(v.total.medianMs / globalMs, 2) + ")" : "")
-                << ", " << (v.knn ? formatBytes(double(v.knn->sharedBytesPerBlock)) : "?")
-                << " shared/block, "
-                << (res ? std::to_string(res->maxActiveBlocksPerSM) + " blocks/SM, " +
-                              std::to_string(res->registersPerThread) + " registers"
-                        : std::string("blocks/SM n/a on the CPU"))
-                << (verified ? "" : ", NOT VERIFIED") << "\n";
-    }
-    file.runs.push_back(run);
-  }
-  return ok;
+std::string benchNames() {
+  std::string names;
+  for (const FamilyDescriptor* f : families())
+    for (const FamilyBench& b : f->benches) names += (names.empty() ? "" : " | ") + b.name;
+  return names;
 }
 
-}  // namespace
+std::string benchSizeForms() {
+  std::string forms;
+  for (const FamilyDescriptor* f : families())
+    for (const FamilyBench& b : f->benches)
+      if (!b.sizesForm.empty()) forms += (forms.empty() ? "" : ", ") + b.name + " " + b.sizesForm;
+  return forms;
+}
 
 int cmdBench(const CliOptions& o) {
   checkOutputs(o);
-  auto b = backendFromString(o.backend);
-  if (!b) throw InputError("--backend " + o.backend + " is unknown (auto, cpu, cuda)");
-  std::vector<std::string> families = o.families;
-  if (families.empty() || (families.size() == 1 && families[0] == "all")) {
-    families = {"transpose", "knn"};
-    // The seed's clustering workload takes hours on the CPU executor: only with a GPU or sizes.
-    if (decideBackend(*b).useCuda || !o.n.empty()) families.push_back("clustering");
-    if (decideBackend(*b).useCuda) families.push_back("best");
-  }
+  BenchOptions bo;
+  bo.backend = parseBackend(o.backend);
+  bo.cuda = decideBackend(bo.backend).useCuda;
+  bo.sizes = o.sizes;
+  bo.reps = o.reps;
+  bo.maxIterations = o.maxIter;
+  auto param = [&](const char* name) {
+    const auto it = o.params.find(name);
+    return it == o.params.end() ? std::string() : it->second;
+  };
+  bo.n = param("n");
+  bo.k = param("k");
+  bo.d = param("d");
+  bo.tpb = param("tpb");
+  bo.hooks = progressOnStderr();
+  // The benches to run: the named ones, or (none, or "all") every family's default benches.
+  std::vector<const FamilyBench*> chosen;
+  const bool all = o.families.empty() || (o.families.size() == 1 && o.families[0] == "all");
+  for (const FamilyDescriptor* f : families())
+    for (const FamilyBench& b : f->benches)
+      if (all && b.byDefault(bo)) chosen.push_back(&b);
+  if (!all)
+    for (const auto& name : o.families) {
+      const FamilyBench* found = nullptr;
+      for (const FamilyDescriptor* f : families())
+        for (const FamilyBench& b : f->benches)
+          if (b.name == toLower(name)) found = &b;
+      if (!found)
+        throw InputError("bench " + name + " is not available (" + benchNames() + ", all)");
+      chosen.push_back(found);
+    }
   ResultsFile file;
   bool ok = true;
-  for (const auto& fam : families) {
-    if (fam == "clustering" || fam == "kcenters" || fam == "kmeans") {
-      ok = benchClustering(o, *b, fam, file) && ok;
-      continue;
-    }
-    if (fam == "knn") {
-      ok = benchKnn(o, *b, file) && ok;
-      continue;
-    }
-    if (fam == "best") {
-      ok = benchBest(o, *b, file) && ok;
-      continue;
-    }
-    if (fam != "transpose")
-      throw InputError("bench " + fam + " is not available (transpose, clustering, knn, best)");
-    ok = benchTranspose(o, *b, file) && ok;
-  }
+  for (const FamilyBench* b : chosen) ok = b->run(bo, std::cout, file) && ok;
   writeOutputs(o, file);
   return ok ? 0 : 1;
 }

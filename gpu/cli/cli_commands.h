@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,17 +21,14 @@ namespace kernellab::cli {
 struct CliOptions {
   std::string family;
   std::vector<std::string> variants;
-  std::string size, tile, tpb, rowsPerThread;
-  std::string n, k, d, image, window, block;
-  std::string layout, memory, init, shape, input, centers;
+  // Every family's parameters (family.h) by name, as given: "size" for --size. The options are
+  // made from the registry, so a new family's knobs are options without a line here.
+  std::map<std::string, std::string> params;
   // Numbers go through the checked layer (cli_numbers.h); unset means "the request's default".
-  std::optional<int> maxIter;
-  std::string stop;  // kmeans: fixed-point | score
-  std::optional<double> epsilon;
-  std::optional<double> noise;  // clustering blobs: share of uniform noise points
   std::optional<int> reps;
   std::optional<int> warmup;
   std::optional<uint64_t> seed;
+  std::optional<int> maxIter;  // bench: k-means iterations
   std::string backend = "auto";
   std::string jsonPath, csvPath, labelsPath, requestPath;
   bool noVerify = false;
@@ -41,6 +39,17 @@ struct CliOptions {
   std::vector<std::string> sizes;     // bench override
   std::string reportsDir;             // profile: keep ncu's CSV reports here
 };
+
+// Adds one option per family parameter (--size, --n, --window, ...) and the common --tpb, each
+// once with every family's help line, writing the text into `params`. A parameter whose name is
+// in `renamed` is added as the mapped option instead (`access` keeps --block for the blockIdx).
+void addFamilyOptions(CLI::App* cmd, std::map<std::string, std::string>& params, bool lists,
+                      const std::map<std::string, std::string>& renamed = {});
+
+// The request of `family` from parameter text (one value each; comma lists only with `lists`,
+// whose first value is taken). The one request builder (kernellab::buildRequest) does the rest.
+RunRequest requestFromParams(const std::string& family,
+                             const std::map<std::string, std::string>& params, bool lists);
 
 // Adds the experiment options (family knobs, launch, repetitions, backend, outputs) to a
 // subcommand. `lists` documents comma lists for sweep.
@@ -58,5 +67,10 @@ int cmdRun(const CliOptions& o);
 int cmdSweep(const CliOptions& o);
 int cmdVerify(const CliOptions& o);
 int cmdBench(const CliOptions& o);
+
+// "transpose | clustering | kmeans | best | kcenters | knn": every family's benches.
+std::string benchNames();
+// "transpose WxH, knn ROWSxCOLS[xC]": what --sizes takes, for every bench that takes it.
+std::string benchSizeForms();
 
 }  // namespace kernellab::cli

@@ -16,6 +16,7 @@
 #include "kernellab/atomic_file.h"
 #include "kernellab/backend.h"
 #include "kernellab/errors.h"
+#include "kernellab/family.h"
 #include "kernellab/model_json.h"
 #include "kernellab/schedule_model.h"
 #include "kernellab/text.h"
@@ -224,7 +225,7 @@ void addScheduleOptions(CLI::App* cmd, ModelOptions& o) {
 }
 
 void addAccessOptions(CLI::App* cmd, ModelOptions& o) {
-  cmd->add_option("--family", o.family, "transpose | kmeans | kcenters | knn (default transpose)");
+  cmd->add_option("--family", o.family, familyIds(" | ") + " (default transpose)");
   cmd->add_option("--variant", o.variant,
                   "Variant id: transpose naive|tiled|padded|copy|diagonal; kmeans, kcenters "
                   "shared-coalesced|global-coalesced|shared-interleaved|global-interleaved; knn "
@@ -234,29 +235,18 @@ void addAccessOptions(CLI::App* cmd, ModelOptions& o) {
                   "(default the first)");
   addIntOption(cmd, "--warp", o.warp, "Warp within the block (default 0)");
   cmd->add_option("--block", o.block, "blockIdx as X,Y (default 0,0)");
-  cmd->add_option("--size", o.size, "transpose: WIDTHxHEIGHT (default 2048x2048)");
-  addIntOption(cmd, "--tile", o.tile, "transpose: tile edge, 16 or 32 (default 32)");
-  addIntOption(cmd, "--tpb", o.tpb, "Threads per block (default 256)");
-  cmd->add_option("--n", o.n, "clustering: number of points");
-  cmd->add_option("--k", o.k, "clustering: clusters; knn: neighbours");
-  cmd->add_option("--d", o.d, "clustering: dimensions");
-  cmd->add_option("--layout", o.layout,
-                  "clustering: coalesced | interleaved (with --memory, instead of --variant)");
-  cmd->add_option("--memory", o.memory,
-                  "clustering: shared | global (with --layout, instead of --variant)");
-  cmd->add_option("--shape", o.shape, "clustering: seed | blobs (generated data)");
-  addRealOption(cmd, "--noise", o.noise, "clustering blobs: share of uniform noise points, 0..1");
-  cmd->add_option("--init", o.init, "kmeans: first | random | kmeans++; kcenters: first | random");
-  cmd->add_option("--centers", o.centers, "kmeans: initial centers (.csv or .npy)");
-  cmd->add_option("--input", o.input, "clustering: points (.csv or .npy); knn: image (.npy)");
+  // The problem and launch as `kernellab-cli run` takes them (the families' parameters); KNN's
+  // block shape is --block-shape here, --block being the traced blockIdx.
+  addFamilyOptions(cmd, o.params, false, accessRenamed());
   addSeedOption(cmd, "--seed", o.seed, "Random seed of the generated data (default 1)");
-  cmd->add_option("--image", o.image, "knn: ROWSxCOLS[xC] feature image");
-  cmd->add_option("--window", o.window, "knn: rows of the search window");
-  cmd->add_option("--block-shape", o.blockShape,
-                  "knn: block shape XxY in threads (run's --block; sets --tpb to X*Y)");
   cmd->add_option("--arch", o.arch, "Bank model of this architecture: cc 1.x has 16 banks per half-warp (default hopper)");
   cmd->add_flag("--lanes", o.lanes, "Print every lane's element, byte address and sector or bank");
   cmd->add_option("--json", o.jsonPath, "Write the warp's requests and the totals as JSON");
+}
+
+const std::map<std::string, std::string>& accessRenamed() {
+  static const std::map<std::string, std::string> renamed = {{"block", "block-shape"}};
+  return renamed;
 }
 
 int cmdOccupancy(const ModelOptions& o) {
@@ -339,41 +329,22 @@ int cmdSchedule(const ModelOptions& o) {
 int cmdAccess(const ModelOptions& o) {
   if (!o.jsonPath.empty()) checkWritable(o.jsonPath, "--json");
   if (!familyFromString(o.family))
-    throw InputError("--family " + o.family + " is unknown (transpose, kmeans, kcenters, knn)");
-  // The problem and launch are parsed as `kernellab-cli run` parses them.
-  CliOptions c;
-  c.family = o.family;
-  c.size = o.size;
-  c.tile = std::to_string(o.tile);
-  c.tpb = std::to_string(o.tpb);
-  c.n = o.n;
-  c.k = o.k;
-  c.d = o.d;
-  c.layout = o.layout;
-  c.memory = o.memory;
-  c.shape = o.shape;
-  c.noise = o.noise;
-  c.init = o.init;
-  c.centers = o.centers;
-  c.input = o.input;
-  c.seed = o.seed;
-  c.image = o.image;
-  c.window = o.window;
+    throw InputError("--family " + o.family + " is unknown (" + familyIds() + ")");
   access::AccessQuery q;
-  q.request = buildRequest(c, false);
-  if (!o.blockShape.empty()) {
-    const auto [bx, by] = parseSize(o.blockShape, "--block-shape");
-    if (bx < 1 || by < 1 || bx > 1024 || by > 1024)
-      throw InputError("--block-shape " + o.blockShape + ": each side must be 1..1024 threads");
-    q.request.launch.blockX = static_cast<int>(bx);
-    q.request.launch.blockY = static_cast<int>(by);
-    q.request.launch.threadsPerBlock = static_cast<int>(bx * by);
+  try {
+    q.request = requestFromParams(o.family, o.params, false);
+  } catch (const InputError& e) {
+    // In this command's option names.
+    std::string message = e.what();
+    for (const auto& [name, option] : accessRenamed())
+      for (size_t at = message.find("--" + name + " "); at != std::string::npos;
+           at = message.find("--" + name + " ", at + option.size() + 2))
+        message.replace(at, name.size() + 2, "--" + option);
+    throw InputError(message);
   }
-  const bool clustering = q.request.family == Family::KMeans || q.request.family == Family::KCenters;
-  const bool switches = !o.layout.empty() || !o.memory.empty();
-  if (switches && !clustering)
-    throw InputError("--layout / --memory apply to kmeans and kcenters; " +
-                     std::string(toString(q.request.family)) + " takes --variant");
+  if (o.seed) q.request.seed = *o.seed;
+  // --memory / --layout (the clustering switches) name one variant, like --variant.
+  const bool switches = !q.request.variants.empty();
   if (!o.variant.empty()) {
     if (switches)
       throw InputError("--variant " + o.variant + " and --layout / --memory: give one of them");

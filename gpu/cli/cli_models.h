@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,11 +37,10 @@ struct ModelOptions {
   std::string kernel;       // access: kmeans assign|centroids|score, kcenters distance|select
   int warp = 0;
   std::string block = "0,0";
-  std::string size = "2048x2048";
   bool lanes = false;
-  // access: the problem as `kernellab-cli run` takes it (empty / negative: the run's default).
-  std::string n, k, d, shape, input, centers, init, layout, memory, image, window, blockShape;
-  std::optional<double> noise;
+  // access: the problem as `kernellab-cli run` takes it (the families' parameters by name; empty:
+  // the run's default).
+  std::map<std::string, std::string> params;
   std::optional<uint64_t> seed;
   std::string jsonPath;
 };
@@ -48,6 +48,9 @@ struct ModelOptions {
 void addOccupancyOptions(CLI::App* cmd, ModelOptions& o);
 void addScheduleOptions(CLI::App* cmd, ModelOptions& o);
 void addAccessOptions(CLI::App* cmd, ModelOptions& o);
+// The families' parameters the access command takes under another name: KNN's --block (the
+// block shape) is --block-shape, --block being the traced blockIdx.
+const std::map<std::string, std::string>& accessRenamed();
 
 int cmdOccupancy(const ModelOptions& o);
 int cmdSchedule(const ModelOptions& o);

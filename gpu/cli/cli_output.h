@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// How kernellab-cli shows results: human tables, CSV, and JSON-lines events for a worker.
+// How kernellab-cli writes results besides the run table (kernellab/run_table.h): CSV, and
+// JSON-lines events for a worker.
 #pragma once
 
 #include <iosfwd>
@@ -11,8 +12,6 @@
 
 namespace kernellab::cli {
 
-// One header block (problem, backend, ceilings) and one row per variant.
-void printRunTable(std::ostream& out, const RunResult& run);
 // A row per variant of every run; the columns are documented in docs/results-format.md.
 void writeCsv(const std::string& path, const ResultsFile& file);
 // One JSON object per line on stdout, flushed: what a GUI worker process reads.

@@ -27,6 +27,7 @@
 #include "kernellab/input_text.h"
 #include "kernellab/json_io.h"
 #include "kernellab/results_validation.h"
+#include "kernellab/run_table.h"
 #include "kernellab/text.h"
 #include "kernellab/worker_protocol.h"
 

@@ -10,6 +10,7 @@
 #include "cli_worker.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
+#include "kernellab/family.h"
 
 int main(int argc, char** argv) {
   using namespace kernellab;
@@ -24,8 +25,8 @@ int main(int argc, char** argv) {
   devices->add_option("--json", o.jsonPath, "Write the backend status as JSON (- : on stdout alone)");
 
   auto* run = app.add_subcommand("run", "Run one family: one variant or all, one configuration");
-  run->add_option("family", o.family,
-                  "transpose | kmeans | kcenters | knn (with --request: taken from the file)");
+  const std::string familyHelp = familyIds(" | ") + " (with --request: taken from the file)";
+  run->add_option("family", o.family, familyHelp);
   addExperimentOptions(run, o, false);
   run->add_option("--request", o.requestPath,
                   "Run the request in this JSON file: a request file or a results file of one run "
@@ -35,8 +36,7 @@ int main(int argc, char** argv) {
 
   auto* sweep = app.add_subcommand(
       "sweep", "Run the product of comma lists: e.g. --tpb 64,128,256 --tile 16,32 --size 1024x1024,4096x4096");
-  sweep->add_option("family", o.family,
-                    "transpose | kmeans | kcenters | knn (with --request: taken from the file)");
+  sweep->add_option("family", o.family, familyHelp);
   addExperimentOptions(sweep, o, true);
   sweep->add_option("--request", o.requestPath,
                     "Run every run of this results file again, under its sweep axes (only "
@@ -51,14 +51,20 @@ int main(int argc, char** argv) {
 
   auto* bench = app.add_subcommand(
       "bench", "Reference workloads with ratios to the ceilings measured in the same run");
-  bench->add_option("family", o.families, "transpose | clustering (kcenters, kmeans) | knn | best | all (default all)")->delimiter(',');
+  bench->add_option("family", o.families, benchNames() + " | all (default all)")->delimiter(',');
   bench->add_option("--backend", o.backend, "auto | cpu | cuda");
-  bench->add_option("--sizes", o.sizes, "Override the sizes: transpose WxH, knn image ROWSxCOLS[xC], e.g. 1024x1024,2048x2048")->delimiter(',');
+  bench
+      ->add_option("--sizes", o.sizes,
+                   "Override the workloads' sizes: " + benchSizeForms() +
+                       "; a comma list, e.g. 1024x1024,2048x2048")
+      ->delimiter(',');
   addIntOption(bench, "--reps", o.reps, "Timed repetitions (default 20; clustering 3)");
-  bench->add_option("--n", o.n, "clustering: points (default 1000000, the seed's workload)");
-  bench->add_option("--k", o.k, "clustering: clusters (default 100)");
-  bench->add_option("--d", o.d, "clustering: dimensions (default 200)");
-  bench->add_option("--tpb", o.tpb, "clustering: threads per block, comma list (default 64,128,256,512,1024)");
+  bench->add_option("--n", o.params["n"],
+                    "clustering: points (default 1000000, the seed's workload)");
+  bench->add_option("--k", o.params["k"], "clustering: clusters (default 100)");
+  bench->add_option("--d", o.params["d"], "clustering: dimensions (default 200)");
+  bench->add_option("--tpb", o.params["tpb"],
+                    "clustering: threads per block, comma list (default 64,128,256,512,1024)");
   addIntOption(bench, "--max-iter", o.maxIter, "clustering: k-means iterations (default 10)");
   bench->add_option("--json", o.jsonPath, "Write every run as a results file");
   bench->add_option("--csv", o.csvPath, "Write a CSV row per variant");
@@ -66,7 +72,7 @@ int main(int argc, char** argv) {
   auto* profile = app.add_subcommand(
       "profile", "Run one family under Nsight Compute: the GPU's counters per kernel and variant "
                  "beside the models' predictions, in the results file (--json)");
-  profile->add_option("family", o.family, "transpose | kmeans | kcenters | knn (with --request: taken from the file)");
+  profile->add_option("family", o.family, familyHelp);
   addExperimentOptions(profile, o, false);
   profile->add_option("--request", o.requestPath, "Profile the request in this JSON file");
   profile->add_option("--reports", o.reportsDir,

@@ -1,58 +1,27 @@
 // SPDX-License-Identifier: MIT
-// traceBlock: which family's tracer records a block; which kernels and variants can be traced.
-#include "access_tracers.h"
+// traceBlock, canTrace and tracedKernels: the family's own tracer, through its descriptor.
 #include "kernellab/errors.h"
-#include "kernellab/knn.h"
-#include "kernellab/transpose.h"
+#include "kernellab/family.h"
 
 namespace kernellab::access {
 
-namespace {
-
-// Transpose and KNN variants are one kernel each: --kernel has nothing to choose there.
-void refuseKernelChoice(const AccessQuery& q) {
-  if (q.kernel.empty()) return;
-  throw InputError("--kernel " + q.kernel + ": " + toString(q.request.family) +
-                   " variants launch one kernel each (--kernel chooses among kmeans's assign, "
-                   "centroids, score and kcenters's distance, select)");
-}
-
-}  // namespace
-
 const std::vector<KernelChoice>& tracedKernels(Family family) {
   static const std::vector<KernelChoice> none;
-  if (family == Family::KMeans || family == Family::KCenters)
-    return detail::clusteringKernels(family);
-  return none;
+  const FamilyDescriptor* f = findFamily(family);
+  return f && f->tracedKernels ? f->tracedKernels() : none;
 }
 
 bool canTrace(Family family, const std::string& variant) {
-  switch (family) {
-    case Family::Transpose:
-      return transpose::variantFromString(variant).has_value();
-    case Family::KMeans:
-    case Family::KCenters:
-      return detail::canTraceClustering(family, variant);
-    case Family::Knn:
-      return knn::variantFromString(variant).has_value();
-  }
-  return false;
+  const FamilyDescriptor* f = findFamily(family);
+  return f && f->canTrace && f->canTrace(variant);
 }
 
 BlockTrace traceBlock(const AccessQuery& query, ThreadRange keep) {
-  switch (query.request.family) {
-    case Family::Transpose:
-      refuseKernelChoice(query);
-      return detail::traceTransposeBlock(query, keep);
-    case Family::KMeans:
-    case Family::KCenters:
-      return detail::traceClusteringBlock(query, keep);
-    case Family::Knn:
-      refuseKernelChoice(query);
-      return detail::traceKnnBlock(query, keep);
-  }
-  throw InputError(std::string("--family ") + toString(query.request.family) +
-                   ": no access tracer for this family in this build");
+  const FamilyDescriptor& f = familyDescriptor(query.request.family);
+  if (!f.traceBlock)
+    throw InputError(std::string("--family ") + f.family.id() +
+                     ": no access tracer for this family in this build");
+  return f.traceBlock(query, keep);
 }
 
 }  // namespace kernellab::access

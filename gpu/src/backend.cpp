@@ -6,10 +6,10 @@
 
 #include <fstream>
 #include <mutex>
-#include <thread>
 
 #include "backend_internal.h"
 #include "kernellab/errors.h"
+#include "kernellab/parallel.h"
 
 namespace kernellab {
 namespace {
@@ -55,7 +55,7 @@ DeviceInfo cpuDeviceInfo() {
   DeviceInfo d;
   d.backend = "cpu";
   d.name = cpuModelName();
-  d.smCount = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  d.smCount = hardwareThreads();
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long pageSize = sysconf(_SC_PAGE_SIZE);
   if (pages > 0 && pageSize > 0) d.globalMemBytes = static_cast<uint64_t>(pages) * pageSize;

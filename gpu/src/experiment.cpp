@@ -4,13 +4,10 @@
 #include "kernellab/experiment.h"
 
 #include "backend_internal.h"
-#include "family_runners.h"
-#include "kernellab/clustering.h"
 #include "kernellab/errors.h"
+#include "kernellab/family.h"
 #include "kernellab/host_memory.h"
-#include "kernellab/knn.h"
 #include "kernellab/text.h"
-#include "kernellab/transpose.h"
 
 #ifndef KERNELLAB_VERSION
 #define KERNELLAB_VERSION "0.0.0"
@@ -44,64 +41,26 @@ RunHooks RunHooks::within(double begin, double end, const std::string& stage) co
 
 std::string toolVersion() { return std::string("kernellab ") + KERNELLAB_VERSION; }
 
-namespace detail {
-
 uint64_t availableMemory(const BackendDecision& d) {
-  if (d.useCuda) return cudaFreeMemory();
+  if (d.useCuda) return detail::cudaFreeMemory();
   // What is free now (MemAvailable, ulimit -v, the cgroup), not the machine's total RAM.
   const HostMemory host = availableHostMemory();
   return host.known ? host.availableBytes : d.device.globalMemBytes;
 }
 
-}  // namespace detail
-
-namespace {
-
-void requireImplemented(Family f) {
-  if (f != Family::Transpose && f != Family::KMeans && f != Family::KCenters && f != Family::Knn)
-    throw InputError(std::string("family '") + toString(f) + "' is not available in this build");
-}
-
-}  // namespace
-
 void validateRequest(const RunRequest& request) {
-  requireImplemented(request.family);
-  const BackendDecision d = decideBackend(request.backend);
-  switch (request.family) {
-    case Family::Transpose:
-      detail::validateTranspose(request, d);
-      break;
-    case Family::KMeans:
-    case Family::KCenters:
-      detail::validateClustering(request, d);
-      break;
-    case Family::Knn:
-      detail::validateKnn(request, d);
-      break;
-    default:
-      break;
-  }
+  const FamilyDescriptor& family = familyDescriptor(request.family);
+  family.validate(request, decideBackend(request.backend));
 }
 
 RunResult runExperiment(const RunRequest& request, const RunHooks& hooks) {
-  requireImplemented(request.family);
+  // Once per run: the family, the backend and the request's validation; then the run itself.
+  const FamilyDescriptor& family = familyDescriptor(request.family);
   const BackendDecision d = decideBackend(request.backend);
+  family.validate(request, d);
   RunResult res;
   try {
-    switch (request.family) {
-      case Family::Transpose:
-        res = detail::runTranspose(request, d, hooks);
-        break;
-      case Family::KMeans:
-      case Family::KCenters:
-        res = detail::runClustering(request, d, hooks);
-        break;
-      case Family::Knn:
-        res = detail::runKnn(request, d, hooks);
-        break;
-      default:
-        break;
-    }
+    res = family.run(request, d, hooks);
   } catch (const CudaError& e) {
     // A CUDA failure outside a single refused launch: report it; if sticky, CUDA is already
     // marked unusable and the next request runs on the CPU with this reason.
@@ -129,6 +88,16 @@ RunResult runExperiment(const RunRequest& request, const RunHooks& hooks) {
   return res;
 }
 
+RunResult skippedRun(const RunRequest& request, const std::string& why) {
+  RunResult run;
+  run.request = request;
+  run.ok = false;
+  run.message = "skipped: " + why;
+  run.createdAt = isoTimestampUtc();
+  run.tool = toolVersion();
+  return run;
+}
+
 namespace {
 
 // One point of a sweep: `apply` turns `r` into the point's request (it may throw InputError for a
@@ -141,16 +110,9 @@ RunResult runPoint(Apply&& apply, RunRequest r, const std::string& label, size_t
   try {
     apply(r);
     const RunHooks inner = hooks.within(double(i) / double(count), double(i + 1) / double(count), label);
-    validateRequest(r);
-    return runExperiment(r, inner);
+    return runExperiment(r, inner);  // validates the point first (InputError: skipped)
   } catch (const InputError& e) {
-    RunResult run;
-    run.request = r;
-    run.ok = false;
-    run.message = std::string("skipped: ") + e.what();
-    run.createdAt = isoTimestampUtc();
-    run.tool = toolVersion();
-    return run;
+    return skippedRun(r, e.what());
   }
 }
 
@@ -198,15 +160,8 @@ ResultsFile rerunResults(const ResultsFile& stored, const RunHooks& hooks) {
 }
 
 std::vector<VariantDescription> describeVariants(Family family) {
-  std::vector<VariantDescription> out;
-  if (family == Family::Transpose)
-    for (const auto& v : transpose::variants()) out.push_back({v.id, v.title, v.explanation, false});
-  if (family == Family::KMeans || family == Family::KCenters)
-    for (const auto& v : clustering::variants(family))
-      out.push_back({v.id, v.title, v.explanation, v.engine != clustering::Engine::Seed});
-  if (family == Family::Knn)
-    for (const auto& v : knn::variants()) out.push_back({v.id, v.title, v.explanation, false});
-  return out;
+  const FamilyDescriptor* f = findFamily(family);
+  return f ? f->variants() : std::vector<VariantDescription>{};
 }
 
 }  // namespace kernellab

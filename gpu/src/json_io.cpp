@@ -6,191 +6,64 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <sstream>
 #include <limits>
+#include <sstream>
 #include <type_traits>
 
 #include "kernellab/atomic_file.h"
 #include "kernellab/checked_number.h"
 #include "kernellab/errors.h"
+#include "kernellab/family.h"
 #include "kernellab/input_file.h"
 #include "kernellab/input_text.h"
+#include "kernellab/json_fields.h"
 #include "kernellab/results_validation.h"
 
 namespace kernellab {
 
 using nlohmann::json;
 
-namespace {
-
-template <class T>
-struct IsNumberVector : std::false_type {};
-template <class E>
-struct IsNumberVector<std::vector<E>>
-    : std::bool_constant<std::is_arithmetic_v<E> && !std::is_same_v<E, bool>> {};
-
-// A number of E's range taken as it is, without building a message: a million labels must not
-// cost a million strings. Anything else (a float for an int, out of range, not a number) returns
-// false and goes through jsonNumber, which says what is wrong.
-template <class E>
-bool plainNumber(const json& v, E& out) {
-  if constexpr (std::is_floating_point_v<E>) {
-    if (!v.is_number()) return false;
-    const double x = v.get<double>();
-    const double limit = static_cast<double>(std::numeric_limits<E>::max());
-    if (!std::isfinite(x) || x < -limit || x > limit) return false;
-    out = static_cast<E>(x);
-    return true;
-  } else {
-    if (v.is_number_unsigned()) {
-      const uint64_t x = v.get<uint64_t>();
-      if (x > static_cast<uint64_t>(std::numeric_limits<E>::max())) return false;
-      out = static_cast<E>(x);
-      return true;
-    }
-    if (!v.is_number_integer()) return false;
-    const int64_t x = v.get<int64_t>();
-    if (x < static_cast<int64_t>(std::numeric_limits<E>::min()) ||
-        (x > 0 && static_cast<uint64_t>(x) > static_cast<uint64_t>(std::numeric_limits<E>::max())))
-      return false;
-    out = static_cast<E>(x);
-    return true;
-  }
-}
-
-// Reads j[key] into out when present; a present field of the wrong type throws (caught and
-// reported with the field name by the public parse functions). Numbers (and arrays of numbers)
-// go through the checked layer: 100.7 is not an int, 1e10 is not a K, -1 is not a seed.
-template <class T>
-void opt(const json& j, const char* key, T& out) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return;
-  const std::string field = std::string("field '") + key + "'";
-  try {
-    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
-      out = jsonNumber<T>(*it, field);
-    } else if constexpr (IsNumberVector<T>::value) {
-      if (!it->is_array()) throw InputError(field + " must be a list of numbers");
-      T values;
-      values.reserve(it->size());
-      using E = typename T::value_type;
-      for (size_t i = 0; i < it->size(); ++i) {
-        // nlohmann writes NaN (a poisoned output element) as null: read it back as NaN.
-        if constexpr (std::is_floating_point_v<E>)
-          if ((*it)[i].is_null()) {
-            values.push_back(std::numeric_limits<E>::quiet_NaN());
-            continue;
-          }
-        E x{};
-        if (plainNumber((*it)[i], x))
-          values.push_back(x);
-        else
-          values.push_back(jsonNumber<E>((*it)[i], field + " element " + std::to_string(i)));
-      }
-      out = std::move(values);
-    } else {
-      out = it->get<T>();
-    }
-  } catch (const json::exception& e) {
-    throw InputError(field + ": " + e.what());
-  }
-}
-
-template <class E, class FromString>
-void optEnum(const json& j, const char* key, E& out, FromString fromString) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return;
-  if (!it->is_string()) throw InputError(std::string("field '") + key + "' must be a string");
-  auto v = fromString(it->get<std::string>());
-  if (!v)
-    throw InputError(std::string("field '") + key + "': unknown value '" +
-                     excerpt(it->get<std::string>()) + "'");
-  out = *v;
-}
-
-}  // namespace
+using json_fields::opt;
+using json_fields::optEnum;
+using json_fields::plainNumber;
 
 namespace {
 
-// The launch knobs the family reads: threads per block always, the tile and rows per thread for
-// transpose, the block shape for KNN. `all` writes every knob (the window's saved settings).
-json launchJson(const LaunchConfig& v, Family f, bool all) {
-  json j{{"threads_per_block", v.threadsPerBlock}};
-  if (all || f == Family::Transpose) {
-    j["tile"] = v.tile;
-    j["rows_per_thread"] = v.rowsPerThread;
-  }
-  if (all || f == Family::Knn) {
-    j["block_x"] = v.blockX;
-    j["block_y"] = v.blockY;
-  }
-  return j;
+template <class F, class V>
+void launchFields(F& f, V& v) {
+  f("threads_per_block", v.threadsPerBlock);
 }
 
-// The clustering fields that apply: the generator's for generated points, the path for a file
-// (whose N and D the run records), and the k-means knobs for k-means only.
-json clusteringJson(const ClusteringProblem& c, Family f, bool all) {
-  const bool generated = c.inputPath.empty();
-  const bool kmeans = f == Family::KMeans;
-  json j{{"n", c.n},
-         {"k", c.k},
-         {"d", c.d},
-         {"init", toString(c.init)},
-         {"keep_labels", c.keepLabels}};
-  if (all || generated) {
-    j["shape"] = toString(c.shape);
-    j["radius"] = c.radius;
-  }
-  if (all || (generated && c.shape == DatasetShape::Blobs)) j["noise_fraction"] = c.noiseFraction;
-  if (all || !generated) j["input_path"] = c.inputPath;
-  if (all || (kmeans && c.init == InitMethod::Given)) j["centers_path"] = c.centersPath;
-  if (all || kmeans) {
-    j["max_iterations"] = c.maxIterations;
-    j["stop_rule"] = toString(c.stopRule);
-  }
-  if (all || (kmeans && c.stopRule == StopRule::ScoreChange)) j["epsilon"] = c.epsilon;
-  return j;
-}
-
-json knnJson(const KnnProblem& v) {
-  return json{{"rows", v.rows},
-              {"cols", v.cols},
-              {"components", v.components},
-              {"window", v.window},
-              {"k", v.k},
-              {"input_path", v.inputPath},
-              {"keep_neighbours", v.keepNeighbours}};
+// What every request holds; the family's own sections follow (its descriptor's codecs).
+template <class F, class V>
+void requestFields(F& f, V& v) {
+  f("variants", v.variants);
+  f("launch", v.launch);
+  f("warmup", v.warmup);
+  f("repetitions", v.repetitions);
+  f("seed", v.seed);
+  f.named("backend", v.backend, backendFromString);
+  f("verify", v.verify);
+  f("record_schedule", v.recordSchedule);
+  f("measure_ceilings", v.measureCeilings);
 }
 
 json requestJson(const RunRequest& v, bool all) {
-  json j{{"family", toString(v.family)},
-         {"variants", v.variants},
-         {"launch", launchJson(v.launch, v.family, all)},
-         {"warmup", v.warmup},
-         {"repetitions", v.repetitions},
-         {"seed", v.seed},
-         {"backend", toString(v.backend)},
-         {"verify", v.verify},
-         {"record_schedule", v.recordSchedule},
-         {"measure_ceilings", v.measureCeilings}};
-  const bool clustering = v.family == Family::KMeans || v.family == Family::KCenters;
-  if (all || v.family == Family::Transpose)
-    j["transpose"] = {{"width", v.transpose.width}, {"height", v.transpose.height}};
-  if (all || clustering) j["clustering"] = clusteringJson(v.clustering, v.family, all);
-  if (all || v.family == Family::Knn) j["knn"] = knnJson(v.knn);
+  json j = json::object();
+  j["family"] = toString(v.family);
+  json_fields::Writer w(j);
+  requestFields(w, v);
+  if (all) {
+    for (const RequestCodec* c : allRequestSections()) c->write(v, j, true);
+  } else if (const FamilyDescriptor* f = findFamily(v.family)) {
+    for (const RequestCodec& c : f->requestSections) c.write(v, j, false);
+  }
   return j;
 }
 
 }  // namespace
 
-void to_json(json& j, const LaunchConfig& v) { j = launchJson(v, Family::Transpose, true); }
-void from_json(const json& j, LaunchConfig& v) {
-  opt(j, "threads_per_block", v.threadsPerBlock);
-  opt(j, "tile", v.tile);
-  opt(j, "rows_per_thread", v.rowsPerThread);
-  opt(j, "block_x", v.blockX);
-  opt(j, "block_y", v.blockY);
-}
+KL_JSON_FIELDS(LaunchConfig, launchFields)
 
 // A request carries the sections of its own family only (schema 2), so nothing in it describes
 // another experiment; see requestWithAllSections for the window's saved settings.
@@ -202,164 +75,224 @@ void from_json(const json& j, RunRequest& v) {
   if (!j.is_object()) throw InputError("a request must be a JSON object");
   if (!j.contains("family")) throw InputError("request: field 'family' is missing");
   optEnum(j, "family", v.family, familyFromString);
-  opt(j, "variants", v.variants);
-  if (auto it = j.find("transpose"); it != j.end() && it->is_object()) {
-    opt(*it, "width", v.transpose.width);
-    opt(*it, "height", v.transpose.height);
-  }
-  if (auto it = j.find("clustering"); it != j.end() && it->is_object()) {
-    auto& c = v.clustering;
-    opt(*it, "n", c.n);
-    opt(*it, "k", c.k);
-    opt(*it, "d", c.d);
-    optEnum(*it, "shape", c.shape, shapeFromString);
-    opt(*it, "radius", c.radius);
-    opt(*it, "noise_fraction", c.noiseFraction);
-    opt(*it, "input_path", c.inputPath);
-    opt(*it, "centers_path", c.centersPath);
-    optEnum(*it, "init", c.init, initFromString);
-    optEnum(*it, "stop_rule", c.stopRule, stopRuleFromString);
-    opt(*it, "max_iterations", c.maxIterations);
-    opt(*it, "epsilon", c.epsilon);
-    opt(*it, "keep_labels", c.keepLabels);
-  }
-  if (auto it = j.find("knn"); it != j.end() && it->is_object()) {
-    opt(*it, "rows", v.knn.rows);
-    opt(*it, "cols", v.knn.cols);
-    opt(*it, "components", v.knn.components);
-    opt(*it, "window", v.knn.window);
-    opt(*it, "k", v.knn.k);
-    opt(*it, "input_path", v.knn.inputPath);
-    opt(*it, "keep_neighbours", v.knn.keepNeighbours);
-  }
-  opt(j, "launch", v.launch);
-  opt(j, "warmup", v.warmup);
-  opt(j, "repetitions", v.repetitions);
-  opt(j, "seed", v.seed);
-  optEnum(j, "backend", v.backend, backendFromString);
-  opt(j, "verify", v.verify);
-  opt(j, "record_schedule", v.recordSchedule);
-  opt(j, "measure_ceilings", v.measureCeilings);
+  json_fields::Reader r(j);
+  requestFields(r, v);
+  for (const RequestCodec* c : allRequestSections()) c->read(j, v);
 }
 
-void to_json(json& j, const SweepAxis& v) { j = json{{"axis", v.name}, {"values", v.values}}; }
-void from_json(const json& j, SweepAxis& v) {
-  opt(j, "axis", v.name);
-  opt(j, "values", v.values);
+// ---- one field list per struct: each writes and reads it (json_fields.h) ----------------------
+
+namespace {
+
+template <class F, class V>
+void sweepAxisFields(F& f, V& v) {
+  f("axis", v.name);
+  f("values", v.values);
 }
 
-void to_json(json& j, const DeviceInfo& v) {
-  j = json{{"backend", v.backend},
-           {"name", v.name},
-           {"compute_capability", std::to_string(v.ccMajor) + "." + std::to_string(v.ccMinor)},
-           {"cc_major", v.ccMajor},
-           {"cc_minor", v.ccMinor},
-           {"sm_count", v.smCount},
-           {"global_mem_bytes", v.globalMemBytes},
-           {"l2_bytes", v.l2Bytes},
-           {"max_threads_per_block", v.maxThreadsPerBlock},
-           {"max_threads_per_sm", v.maxThreadsPerSM},
-           {"max_blocks_per_sm", v.maxBlocksPerSM},
-           {"regs_per_sm", v.regsPerSM},
-           {"regs_per_block", v.regsPerBlock},
-           {"shared_per_block", v.sharedPerBlock},
-           {"shared_per_block_optin", v.sharedPerBlockOptin},
-           {"shared_per_sm", v.sharedPerSM},
-           {"reserved_shared_per_block", v.reservedSharedPerBlock},
-           {"warp_size", v.warpSize},
-           {"memory_bus_bits", v.memoryBusBits},
-           {"memory_clock_khz", v.memoryClockKHz},
-           {"clock_khz", v.clockKHz},
-           {"driver_version", v.driverVersion},
-           {"runtime_version", v.runtimeVersion}};
-}
-void from_json(const json& j, DeviceInfo& v) {
-  opt(j, "backend", v.backend);
-  opt(j, "name", v.name);
-  opt(j, "cc_major", v.ccMajor);
-  opt(j, "cc_minor", v.ccMinor);
-  opt(j, "sm_count", v.smCount);
-  opt(j, "global_mem_bytes", v.globalMemBytes);
-  opt(j, "l2_bytes", v.l2Bytes);
-  opt(j, "max_threads_per_block", v.maxThreadsPerBlock);
-  opt(j, "max_threads_per_sm", v.maxThreadsPerSM);
-  opt(j, "max_blocks_per_sm", v.maxBlocksPerSM);
-  opt(j, "regs_per_sm", v.regsPerSM);
-  opt(j, "regs_per_block", v.regsPerBlock);
-  opt(j, "shared_per_block", v.sharedPerBlock);
-  opt(j, "shared_per_block_optin", v.sharedPerBlockOptin);
-  opt(j, "shared_per_sm", v.sharedPerSM);
-  opt(j, "reserved_shared_per_block", v.reservedSharedPerBlock);
-  opt(j, "warp_size", v.warpSize);
-  opt(j, "memory_bus_bits", v.memoryBusBits);
-  opt(j, "memory_clock_khz", v.memoryClockKHz);
-  opt(j, "clock_khz", v.clockKHz);
-  opt(j, "driver_version", v.driverVersion);
-  opt(j, "runtime_version", v.runtimeVersion);
+template <class F, class V>
+void deviceFields(F& f, V& v) {
+  f("backend", v.backend);
+  f("name", v.name);
+  f.writeOnly("compute_capability", std::to_string(v.ccMajor) + "." + std::to_string(v.ccMinor));
+  f("cc_major", v.ccMajor);
+  f("cc_minor", v.ccMinor);
+  f("sm_count", v.smCount);
+  f("global_mem_bytes", v.globalMemBytes);
+  f("l2_bytes", v.l2Bytes);
+  f("max_threads_per_block", v.maxThreadsPerBlock);
+  f("max_threads_per_sm", v.maxThreadsPerSM);
+  f("max_blocks_per_sm", v.maxBlocksPerSM);
+  f("regs_per_sm", v.regsPerSM);
+  f("regs_per_block", v.regsPerBlock);
+  f("shared_per_block", v.sharedPerBlock);
+  f("shared_per_block_optin", v.sharedPerBlockOptin);
+  f("shared_per_sm", v.sharedPerSM);
+  f("reserved_shared_per_block", v.reservedSharedPerBlock);
+  f("warp_size", v.warpSize);
+  f("memory_bus_bits", v.memoryBusBits);
+  f("memory_clock_khz", v.memoryClockKHz);
+  f("clock_khz", v.clockKHz);
+  f("driver_version", v.driverVersion);
+  f("runtime_version", v.runtimeVersion);
 }
 
-void to_json(json& j, const BackendStatus& v) {
-  j = json{{"cuda_built", v.cudaBuilt},
-           {"cuda_usable", v.cudaUsable},
-           {"cuda_reason", v.cudaReason},
-           {"cuda_devices", v.cudaDevices},
-           {"cpu", v.cpu}};
+template <class F, class V>
+void backendStatusFields(F& f, V& v) {
+  f("cuda_built", v.cudaBuilt);
+  f("cuda_usable", v.cudaUsable);
+  f("cuda_reason", v.cudaReason);
+  f("cuda_devices", v.cudaDevices);
+  f("cpu", v.cpu);
 }
 
-void to_json(json& j, const TimingStats& v) {
-  j = json{{"median_ms", v.medianMs},
-           {"min_ms", v.minMs},
-           {"max_ms", v.maxMs},
-           {"samples", v.samples},
-           {"clock", v.clock}};
-}
-void from_json(const json& j, TimingStats& v) {
-  opt(j, "median_ms", v.medianMs);
-  opt(j, "min_ms", v.minMs);
-  opt(j, "max_ms", v.maxMs);
-  opt(j, "samples", v.samples);
-  opt(j, "clock", v.clock);
+template <class F, class V>
+void timingFields(F& f, V& v) {
+  f("median_ms", v.medianMs);
+  f("min_ms", v.minMs);
+  f("max_ms", v.maxMs);
+  f("samples", v.samples);
+  f("clock", v.clock);
 }
 
-void to_json(json& j, const ResourceUsage& v) {
-  j = json{{"registers_per_thread", v.registersPerThread},
-           {"static_shared_bytes", v.staticSharedBytes},
-           {"dynamic_shared_bytes", v.dynamicSharedBytes},
-           {"local_bytes_per_thread", v.localBytesPerThread},
-           {"max_threads_per_block", v.maxThreadsPerBlock},
-           {"max_active_blocks_per_sm", v.maxActiveBlocksPerSM},
-           {"threads_per_block", v.threadsPerBlock}};
-}
-void from_json(const json& j, ResourceUsage& v) {
-  opt(j, "registers_per_thread", v.registersPerThread);
-  opt(j, "static_shared_bytes", v.staticSharedBytes);
-  opt(j, "dynamic_shared_bytes", v.dynamicSharedBytes);
-  opt(j, "local_bytes_per_thread", v.localBytesPerThread);
-  opt(j, "max_threads_per_block", v.maxThreadsPerBlock);
-  opt(j, "max_active_blocks_per_sm", v.maxActiveBlocksPerSM);
-  opt(j, "threads_per_block", v.threadsPerBlock);
+template <class F, class V>
+void resourceFields(F& f, V& v) {
+  f("registers_per_thread", v.registersPerThread);
+  f("static_shared_bytes", v.staticSharedBytes);
+  f("dynamic_shared_bytes", v.dynamicSharedBytes);
+  f("local_bytes_per_thread", v.localBytesPerThread);
+  f("max_threads_per_block", v.maxThreadsPerBlock);
+  f("max_active_blocks_per_sm", v.maxActiveBlocksPerSM);
+  f("threads_per_block", v.threadsPerBlock);
 }
 
-void to_json(json& j, const Verification& v) {
-  j = json{{"performed", v.performed},   {"passed", v.passed},         {"reference", v.reference},
-           {"compared", v.compared},     {"mismatches", v.mismatches}, {"max_error", v.maxError},
-           {"tolerance", v.tolerance},   {"note", v.note}};
-  if (v.approximate) {
-    j["approximate"] = true;
-    j["approximate_mismatches"] = v.approximateMismatches;
-  }
+template <class F, class V>
+void verificationFields(F& f, V& v) {
+  f("performed", v.performed);
+  f("passed", v.passed);
+  f("reference", v.reference);
+  f("compared", v.compared);
+  f("mismatches", v.mismatches);
+  f("max_error", v.maxError);
+  f("tolerance", v.tolerance);
+  f("note", v.note);
+  f.when(v.approximate, "approximate", v.approximate);
+  f.when(v.approximate, "approximate_mismatches", v.approximateMismatches);
 }
-void from_json(const json& j, Verification& v) {
-  opt(j, "performed", v.performed);
-  opt(j, "passed", v.passed);
-  opt(j, "reference", v.reference);
-  opt(j, "compared", v.compared);
-  opt(j, "mismatches", v.mismatches);
-  opt(j, "max_error", v.maxError);
-  opt(j, "tolerance", v.tolerance);
-  opt(j, "note", v.note);
-  opt(j, "approximate", v.approximate);
-  opt(j, "approximate_mismatches", v.approximateMismatches);
+
+template <class F, class V>
+void kernelFields(F& f, V& v) {
+  f("name", v.name);
+  f("timing", v.timing);
+  f("total_ms", v.totalMs);
+  f("launches", v.launches);
+  f("bytes", v.bytes);
+  f("gbps", v.gbps);
+  f("flops", v.flops);
+  f.pair("grid", v.gridX, v.gridY);
+  f.pair("block", v.blockX, v.blockY);
+  f("resources", v.resources);
+}
+
+template <class F, class V>
+void phaseFields(F& f, V& v) {
+  f("name", v.name);
+  f("ms", v.ms);
+}
+
+template <class F, class V>
+void iterationFields(F& f, V& v) {
+  f("iteration", v.iteration);
+  f("score", v.score);
+  f("kernel_ms", v.kernelMs);
+  f.when(v.chosenPoint >= 0, "chosen_point", v.chosenPoint);
+  f.when(v.rechecked >= 0, "rechecked", v.rechecked);
+  f.when(v.labelsChanged >= 0, "labels_changed", v.labelsChanged);
+}
+
+template <class F, class V>
+void clusteringOutputFields(F& f, V& v) {
+  f("labels", v.labels);
+  f("centers", v.centers);
+  f("center_indices", v.centerIndices);
+  f("iterations", v.iterations);
+  f("inertia", v.inertia);
+  f("cluster_sizes", v.clusterSizes);
+  f.named("stop_reason", v.stopReason, stopReasonFromString, v.stopReason != StopReason::None);
+}
+
+template <class F, class V>
+void variantFields(F& f, V& v) {
+  f("variant", v.variant);
+  f("ok", v.ok);
+  f("error", v.error);
+  f("refused", v.refused);
+  f("kernels", v.kernels);
+  f("total", v.total);
+  f("bytes", v.bytes);
+  f("gbps", v.gbps);
+  f("fraction_of_memcpy", v.fractionOfMemcpy);
+  f("fraction_of_copy_kernel", v.fractionOfCopyKernel);
+  f("phases", v.phases);
+  f("iterations", v.iterations);
+  f("verification", v.verification);
+  f("schedule", v.schedule);
+  f("schedule_overhead_pct", v.scheduleOverheadPct);
+  f.when(!v.strategy.empty(), "strategy", v.strategy);
+  f.when(!v.iterationsFrom.empty(), "iterations_from", v.iterationsFrom);
+}
+
+template <class F, class V>
+void ceilingFields(F& f, V& v) {
+  f("name", v.name);
+  f("bytes", v.bytes);
+  f("timing", v.timing);
+  f("gbps", v.gbps);
+  f.when(v.gflops > 0, "gflops", v.gflops);
+}
+
+template <class F, class V>
+void runFields(F& f, V& v) {
+  f("schema_version", v.schemaVersion);
+  f("created_at", v.createdAt);
+  f("tool", v.tool);
+  f.writeOnly("bandwidth_unit", "GB/s (1e9 bytes per second)");
+  f.required("request", v.request);
+  f("device", v.device);
+  f("backend", v.backend);
+  f("backend_note", v.backendNote);
+  f("ceilings", v.ceilings);
+  f("variants", v.variants);
+  f("ok", v.ok);
+  f("message", v.message);
+}
+
+template <class F, class V>
+void resultsFileFields(F& f, V& v) {
+  f("schema_version", v.schemaVersion);
+  f("kind", v.kind);
+  f.when(!v.sweep.empty(), "sweep", v.sweep);
+  f("runs", v.runs);
+}
+
+}  // namespace
+
+KL_JSON_FIELDS(SweepAxis, sweepAxisFields)
+KL_JSON_FIELDS(DeviceInfo, deviceFields)
+KL_JSON_FIELDS(BackendStatus, backendStatusFields)
+KL_JSON_FIELDS(TimingStats, timingFields)
+KL_JSON_FIELDS(ResourceUsage, resourceFields)
+KL_JSON_FIELDS(Verification, verificationFields)
+KL_JSON_FIELDS(KernelResult, kernelFields)
+KL_JSON_FIELDS(PhaseTiming, phaseFields)
+KL_JSON_FIELDS(IterationRecord, iterationFields)
+KL_JSON_FIELDS(ClusteringOutput, clusteringOutputFields)
+KL_JSON_FIELDS(Ceiling, ceilingFields)
+KL_JSON_FIELDS(ResultsFile, resultsFileFields)
+
+// The family's sections of a variant (ClusteringOutput, KnnDetails, ...) under their keys.
+void to_json(json& j, const VariantResult& v) {
+  j = json::object();
+  json_fields::Writer w(j);
+  variantFields(w, v);
+  for (const ResultCodec* c : allResultSections()) c->write(v, j);
+}
+void from_json(const json& j, VariantResult& v) {
+  json_fields::Reader r(j);
+  variantFields(r, v);
+  for (const ResultCodec* c : allResultSections()) c->read(j, v);
+}
+
+void to_json(json& j, const RunResult& v) {
+  j = json::object();
+  json_fields::Writer w(j);
+  runFields(w, v);
+}
+void from_json(const json& j, RunResult& v) {
+  if (!j.is_object()) throw InputError("a run must be a JSON object");
+  if (!j.contains("request")) throw InputError("run: field 'request' is missing");
+  json_fields::Reader r(j);
+  runFields(r, v);
 }
 
 // Schedules can hold a million blocks: store them as compact rows, not objects.
@@ -381,253 +314,21 @@ void from_json(const json& j, BlockRecord& v) {
   v.tileY = jsonNumber<int>(j[5], "schedule row tile_y");
 }
 
-void to_json(json& j, const KernelResult& v) {
-  j = json{{"name", v.name},
-           {"timing", v.timing},
-           {"total_ms", v.totalMs},
-           {"launches", v.launches},
-           {"bytes", v.bytes},
-           {"gbps", v.gbps},
-           {"flops", v.flops},
-           {"grid", {v.gridX, v.gridY}},
-           {"block", {v.blockX, v.blockY}}};
-  if (v.resources) j["resources"] = *v.resources;
-}
-void from_json(const json& j, KernelResult& v) {
-  opt(j, "name", v.name);
-  opt(j, "timing", v.timing);
-  opt(j, "total_ms", v.totalMs);
-  opt(j, "launches", v.launches);
-  opt(j, "bytes", v.bytes);
-  opt(j, "gbps", v.gbps);
-  opt(j, "flops", v.flops);
-  if (auto it = j.find("grid"); it != j.end() && it->is_array() && it->size() == 2) {
-    v.gridX = jsonNumber<int>((*it)[0], "field 'grid'");
-    v.gridY = jsonNumber<int>((*it)[1], "field 'grid'");
-  }
-  if (auto it = j.find("block"); it != j.end() && it->is_array() && it->size() == 2) {
-    v.blockX = jsonNumber<int>((*it)[0], "field 'block'");
-    v.blockY = jsonNumber<int>((*it)[1], "field 'block'");
-  }
-  if (auto it = j.find("resources"); it != j.end() && it->is_object())
-    v.resources = it->get<ResourceUsage>();
-}
-
-void to_json(json& j, const PhaseTiming& v) { j = json{{"name", v.name}, {"ms", v.ms}}; }
-void from_json(const json& j, PhaseTiming& v) {
-  opt(j, "name", v.name);
-  opt(j, "ms", v.ms);
-}
-
-void to_json(json& j, const IterationRecord& v) {
-  j = json{{"iteration", v.iteration}, {"score", v.score}, {"kernel_ms", v.kernelMs}};
-  if (v.chosenPoint >= 0) j["chosen_point"] = v.chosenPoint;
-  if (v.rechecked >= 0) j["rechecked"] = v.rechecked;
-  if (v.labelsChanged >= 0) j["labels_changed"] = v.labelsChanged;
-}
-void from_json(const json& j, IterationRecord& v) {
-  opt(j, "iteration", v.iteration);
-  opt(j, "score", v.score);
-  opt(j, "kernel_ms", v.kernelMs);
-  opt(j, "chosen_point", v.chosenPoint);
-  opt(j, "rechecked", v.rechecked);
-  opt(j, "labels_changed", v.labelsChanged);
-}
-
-void to_json(json& j, const ClusteringOutput& v) {
-  j = json{{"labels", v.labels},
-           {"centers", v.centers},
-           {"center_indices", v.centerIndices},
-           {"iterations", v.iterations},
-           {"inertia", v.inertia},
-           {"cluster_sizes", v.clusterSizes}};
-  if (v.stopReason != StopReason::None) j["stop_reason"] = toString(v.stopReason);
-}
-void from_json(const json& j, ClusteringOutput& v) {
-  opt(j, "labels", v.labels);
-  opt(j, "centers", v.centers);
-  opt(j, "center_indices", v.centerIndices);
-  opt(j, "iterations", v.iterations);
-  opt(j, "inertia", v.inertia);
-  opt(j, "cluster_sizes", v.clusterSizes);
-  optEnum(j, "stop_reason", v.stopReason, stopReasonFromString);
-}
-
-void to_json(json& j, const KnnWindowMismatch& v) {
-  j = json{{"reference", v.reference},
-           {"pixels", v.pixels},
-           {"mismatched", v.mismatched},
-           {"tie_swaps", v.tieSwaps},
-           {"different_neighbours", v.differentNeighbours},
-           {"mismatch_pct", v.mismatchPct},
-           {"slots", v.slotsCompared},
-           {"slots_mismatched", v.slotsMismatched},
-           {"slot_tie_swaps", v.slotTieSwaps},
-           {"slot_mismatch_pct", v.slotMismatchPct}};
-}
-void from_json(const json& j, KnnWindowMismatch& v) {
-  opt(j, "reference", v.reference);
-  opt(j, "pixels", v.pixels);
-  opt(j, "mismatched", v.mismatched);
-  opt(j, "tie_swaps", v.tieSwaps);
-  opt(j, "different_neighbours", v.differentNeighbours);
-  opt(j, "mismatch_pct", v.mismatchPct);
-  opt(j, "slots", v.slotsCompared);
-  opt(j, "slots_mismatched", v.slotsMismatched);
-  opt(j, "slot_tie_swaps", v.slotTieSwaps);
-  opt(j, "slot_mismatch_pct", v.slotMismatchPct);
-}
-
-void to_json(json& j, const KnnDetails& v) {
-  j = json{{"window", v.window},
-           {"shared_bytes_per_block", v.sharedBytesPerBlock},
-           {"shared_opt_in", v.sharedOptIn},
-           {"candidates_per_pixel", v.candidatesPerPixel},
-           {"reference_pixels", v.referencePixels},
-           {"reference_sampled", v.referenceSampled}};
-  if (v.versusPerPixel) j["versus_per_pixel"] = *v.versusPerPixel;
-  if (!v.indices.empty()) {
-    j["k"] = v.k;
-    j["indices"] = v.indices;
-    j["squared_distances"] = v.squaredDistances;
-  }
-}
-void from_json(const json& j, KnnDetails& v) {
-  opt(j, "window", v.window);
-  opt(j, "shared_bytes_per_block", v.sharedBytesPerBlock);
-  opt(j, "shared_opt_in", v.sharedOptIn);
-  opt(j, "candidates_per_pixel", v.candidatesPerPixel);
-  opt(j, "reference_pixels", v.referencePixels);
-  opt(j, "reference_sampled", v.referenceSampled);
-  if (auto it = j.find("versus_per_pixel"); it != j.end() && it->is_object())
-    v.versusPerPixel = it->get<KnnWindowMismatch>();
-  opt(j, "k", v.k);
-  opt(j, "indices", v.indices);
-  opt(j, "squared_distances", v.squaredDistances);
-}
-
-void to_json(json& j, const VariantResult& v) {
-  j = json{{"variant", v.variant},
-           {"ok", v.ok},
-           {"error", v.error},
-           {"refused", v.refused},
-           {"kernels", v.kernels},
-           {"total", v.total},
-           {"bytes", v.bytes},
-           {"gbps", v.gbps},
-           {"fraction_of_memcpy", v.fractionOfMemcpy},
-           {"fraction_of_copy_kernel", v.fractionOfCopyKernel},
-           {"phases", v.phases},
-           {"iterations", v.iterations},
-           {"verification", v.verification},
-           {"schedule", v.schedule},
-           {"schedule_overhead_pct", v.scheduleOverheadPct}};
-  if (!v.strategy.empty()) j["strategy"] = v.strategy;
-  if (!v.iterationsFrom.empty()) j["iterations_from"] = v.iterationsFrom;
-  if (v.clustering) j["clustering"] = *v.clustering;
-  if (v.knn) j["knn"] = *v.knn;
-}
-void from_json(const json& j, VariantResult& v) {
-  opt(j, "variant", v.variant);
-  opt(j, "ok", v.ok);
-  opt(j, "error", v.error);
-  opt(j, "refused", v.refused);
-  opt(j, "kernels", v.kernels);
-  opt(j, "total", v.total);
-  opt(j, "bytes", v.bytes);
-  opt(j, "gbps", v.gbps);
-  opt(j, "fraction_of_memcpy", v.fractionOfMemcpy);
-  opt(j, "fraction_of_copy_kernel", v.fractionOfCopyKernel);
-  opt(j, "phases", v.phases);
-  opt(j, "iterations", v.iterations);
-  opt(j, "verification", v.verification);
-  opt(j, "schedule", v.schedule);
-  opt(j, "schedule_overhead_pct", v.scheduleOverheadPct);
-  opt(j, "strategy", v.strategy);
-  opt(j, "iterations_from", v.iterationsFrom);
-  if (auto it = j.find("clustering"); it != j.end() && it->is_object())
-    v.clustering = it->get<ClusteringOutput>();
-  if (auto it = j.find("knn"); it != j.end() && it->is_object()) v.knn = it->get<KnnDetails>();
-}
-
-void to_json(json& j, const Ceiling& v) {
-  j = json{{"name", v.name}, {"bytes", v.bytes}, {"timing", v.timing}, {"gbps", v.gbps}};
-  if (v.gflops > 0) j["gflops"] = v.gflops;
-}
-void from_json(const json& j, Ceiling& v) {
-  opt(j, "name", v.name);
-  opt(j, "bytes", v.bytes);
-  opt(j, "timing", v.timing);
-  opt(j, "gbps", v.gbps);
-  opt(j, "gflops", v.gflops);
-}
-
-void to_json(json& j, const RunResult& v) {
-  j = json{{"schema_version", v.schemaVersion},
-           {"created_at", v.createdAt},
-           {"tool", v.tool},
-           {"bandwidth_unit", "GB/s (1e9 bytes per second)"},
-           {"request", v.request},
-           {"device", v.device},
-           {"backend", v.backend},
-           {"backend_note", v.backendNote},
-           {"ceilings", v.ceilings},
-           {"variants", v.variants},
-           {"ok", v.ok},
-           {"message", v.message}};
-}
-void from_json(const json& j, RunResult& v) {
-  if (!j.is_object()) throw InputError("a run must be a JSON object");
-  opt(j, "schema_version", v.schemaVersion);
-  opt(j, "created_at", v.createdAt);
-  opt(j, "tool", v.tool);
-  if (!j.contains("request")) throw InputError("run: field 'request' is missing");
-  v.request = j.at("request").get<RunRequest>();
-  opt(j, "device", v.device);
-  opt(j, "backend", v.backend);
-  opt(j, "backend_note", v.backendNote);
-  opt(j, "ceilings", v.ceilings);
-  opt(j, "variants", v.variants);
-  opt(j, "ok", v.ok);
-  opt(j, "message", v.message);
-}
-
-void to_json(json& j, const ResultsFile& v) {
-  j = json{{"schema_version", v.schemaVersion}, {"kind", v.kind}, {"runs", v.runs}};
-  if (!v.sweep.empty()) j["sweep"] = v.sweep;
-}
-void from_json(const json& j, ResultsFile& v) {
-  opt(j, "schema_version", v.schemaVersion);
-  opt(j, "kind", v.kind);
-  opt(j, "sweep", v.sweep);
-  opt(j, "runs", v.runs);
-}
-
 namespace {
 
-// Schema 1 had one k-means stop rule, Campaign's score rule, and recorded no stop reason: a file
-// of that version says what it ran once read (the rule; the reason from its last two scores).
+// A request or a run of an older schema, read with today's meaning: each family upgrades its
+// own sections (clustering: schema 1 ran Campaign's score rule and recorded no stop reason).
 void upgradeRequest(RunRequest& r, int version) {
-  if (version < 2) r.clustering.stopRule = StopRule::ScoreChange;
+  for (const FamilyDescriptor* f : families())
+    if (f->upgradeRequest) f->upgradeRequest(r, version);
 }
 
 void upgradeRun(RunResult& run, int fileVersion) {
   const int version = std::min(run.schemaVersion, fileVersion);
-  if (version >= 2) return;
+  if (version >= kSchemaVersion) return;
   upgradeRequest(run.request, version);
-  if (run.request.family == Family::KMeans) {
-    const double epsilon = run.request.clustering.epsilon;
-    for (VariantResult& v : run.variants) {
-      if (!v.clustering || v.clustering->stopReason != StopReason::None) continue;
-      const auto& it = v.iterations;
-      const bool met = it.size() >= 2 && std::fabs(it.back().score - it[it.size() - 2].score) <=
-                                             epsilon * it[it.size() - 2].score;
-      v.clustering->stopReason =
-          met || v.clustering->iterations < run.request.clustering.maxIterations
-              ? StopReason::ScoreRule
-              : StopReason::IterationLimit;
-    }
-  }
+  if (const FamilyDescriptor* f = findFamily(run.request.family))
+    if (f->upgradeRun) f->upgradeRun(run, version);
   run.schemaVersion = kSchemaVersion;  // what it holds now, and what it is written as again
 }
 

@@ -8,6 +8,7 @@
 
 #include "kernellab/errors.h"
 #include "kernellab/text.h"
+#include "kernellab/transpose.h"
 #include "kernellab/transpose_phases.h"
 
 namespace kernellab::schedule {
@@ -159,19 +160,20 @@ Model simulate(const Config& c) {
 }
 
 occupancy::Input transposeOccupancyInput(const RunRequest& r, int registersPerThread) {
-  const int tile = r.launch.tile;
+  const int tile = r.section<TransposeProblem>().tile;
   return {r.launch.threadsPerBlock, registersPerThread, tile * (tile + 1) * static_cast<int>(sizeof(float))};
 }
 
 Config transposeConfig(const RunRequest& r, const occupancy::ArchSpec& arch, int registersPerThread) {
-  const int tile = r.launch.tile;
+  const TransposeProblem& p = r.section<TransposeProblem>();
+  const int tile = p.tile;
   if (tile < 1 || tile > 64) throw InputError("--tile " + std::to_string(tile) + " is outside 1..64");
   Config c;
   c.tile = tile;
-  const int64_t gx = (r.transpose.width + tile - 1) / tile, gy = (r.transpose.height + tile - 1) / tile;
+  const int64_t gx = (p.width + tile - 1) / tile, gy = (p.height + tile - 1) / tile;
   if (gx < 1 || gy < 1 || gx > 65535 || gy > 65535)
-    throw InputError("--size " + std::to_string(r.transpose.width) + "x" +
-                     std::to_string(r.transpose.height) + " gives a grid outside 1..65535 per side");
+    throw InputError("--size " + std::to_string(p.width) + "x" + std::to_string(p.height) +
+                     " gives a grid outside 1..65535 per side");
   c.gridX = static_cast<int>(gx);
   c.gridY = static_cast<int>(gy);
   c.smCount = arch.smCount;

@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 
@@ -66,6 +67,26 @@ std::string formatFixed(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
+}
+
+std::string formatGeneral(double v, int significant) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.*g", significant, v);
+  return buf;
+}
+
+std::string formatKiB(double bytes) {
+  if (bytes < 1024.0) return formatCount(static_cast<int64_t>(bytes)) + " B";
+  const double kib = bytes / 1024.0;
+  // Whole KiB read as such ("48 KiB"); others with two decimals ("4.13 KiB" for a 33 x 32 tile).
+  const bool whole = std::fabs(kib - std::round(kib)) < 1e-9;
+  return formatFixed(kib, whole ? 0 : 2) + " KiB";
+}
+
+std::string formatCount(int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -(n + 1) + 1ull : uint64_t(n));
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(size_t(i), ",");
+  return n < 0 ? "-" + digits : digits;
 }
 
 std::string formatBytes(double bytes) {

@@ -185,7 +185,9 @@ class TstCliModels : public QObject {
     QTest::newRow("kmeans k") << QStringList{"access", "--family", "kcenters", "--variant", "shared-coalesced", "--n", "10", "--k", "20"} << "--k 20 is larger than --n 10";
     QTest::newRow("too long") << QStringList{"access", "--family", "kmeans", "--variant", "shared-coalesced", "--kernel", "centroids", "--n", "1000000", "--d", "200", "--k", "100"} << "the access lens traces at most";
     QTest::newRow("layout alone") << QStringList{"access", "--family", "kmeans", "--layout", "interleaved"} << "--layout / --memory: name one of each";
-    QTest::newRow("layout of transpose") << QStringList{"access", "--variant", "naive", "--layout", "coalesced"} << "--layout / --memory apply to kmeans and kcenters";
+    QTest::newRow("layout of transpose")
+        << QStringList{"access", "--variant", "naive", "--layout", "coalesced"}
+        << "--layout coalesced does not apply to transpose (it is an option of kmeans, kcenters)";
     QTest::newRow("knn variant") << QStringList{"access", "--family", "knn", "--variant", "nearest"} << "unknown knn variant";
     QTest::newRow("knn block shape") << QStringList{"access", "--family", "knn", "--variant", "global", "--block-shape", "0x4"} << "--block-shape 0x4";
     QTest::newRow("knn window") << QStringList{"access", "--family", "knn", "--variant", "global", "--window", "0"} << "--window 0 is outside 1..65535";

@@ -7,8 +7,10 @@
 #include <QtTest>
 #include <csignal>
 
+#include "kernellab/clustering_request.h"
 #include "kernellab/experiment.h"
 #include "kernellab/json_io.h"
+#include "kernellab/transpose.h"
 #include "kernellab/worker_protocol.h"
 #include "loopback_sshd.h"
 #include "test_support.h"
@@ -21,10 +23,10 @@ namespace {
 
 json transposeJob(int64_t id, int size, int reps = 2) {
   RunRequest r;
-  r.family = Family::Transpose;
+  r.family = transpose::kFamily;
   r.variants = {"naive", "padded"};
-  r.transpose.width = size;
-  r.transpose.height = size;
+  r.section<TransposeProblem>().width = size;
+  r.section<TransposeProblem>().height = size;
   r.repetitions = reps;
   r.warmup = 0;
   r.backend = BackendChoice::Cpu;
@@ -130,12 +132,12 @@ class TstCliWorker : public QObject {
   void kmeansIterationsCarryLiveLabels() {
     Worker w;
     RunRequest r;
-    r.family = Family::KMeans;
+    r.family = clustering::kKMeans;
     r.variants = {"shared-coalesced"};
-    r.clustering.n = 5000;
-    r.clustering.k = 6;
-    r.clustering.d = 2;
-    r.clustering.maxIterations = 8;
+    r.section<ClusteringProblem>().n = 5000;
+    r.section<ClusteringProblem>().k = 6;
+    r.section<ClusteringProblem>().d = 2;
+    r.section<ClusteringProblem>().maxIterations = 8;
     r.repetitions = 1;
     r.warmup = 0;
     r.backend = BackendChoice::Cpu;
@@ -220,10 +222,10 @@ class TstCliWorker : public QObject {
   void aRequestFileRunsOnceWithoutStdin() {
     QTemporaryDir dir;
     RunRequest r;
-    r.family = Family::Transpose;
+    r.family = transpose::kFamily;
     r.variants = {"tiled"};
-    r.transpose.width = 96;
-    r.transpose.height = 64;
+    r.section<TransposeProblem>().width = 96;
+    r.section<TransposeProblem>().height = 64;
     r.repetitions = 2;
     r.backend = BackendChoice::Cpu;
     writeRequestFile(dir.filePath(QStringLiteral("r.json")).toStdString(), r);
@@ -246,11 +248,11 @@ class TstCliWorker : public QObject {
   void aStreamDecodedEqualsTheInProcessRun() {
     QTemporaryDir dir;
     RunRequest r;
-    r.family = Family::KMeans;
+    r.family = clustering::kKMeans;
     r.variants = {"shared-coalesced", "global-interleaved"};
-    r.clustering.n = 8000;
-    r.clustering.k = 5;
-    r.clustering.d = 3;
+    r.section<ClusteringProblem>().n = 8000;
+    r.section<ClusteringProblem>().k = 5;
+    r.section<ClusteringProblem>().d = 3;
     r.repetitions = 1;
     r.warmup = 0;
     r.backend = BackendChoice::Cpu;
@@ -279,8 +281,8 @@ class TstCliWorker : public QObject {
         readResultsFile(dir.filePath(QStringLiteral("direct.json")).toStdString());
     QCOMPARE(a.runs.front().variants.size(), size_t(2));
     for (size_t v = 0; v < 2; ++v) {
-      const auto& x = *a.runs.front().variants[v].clustering;
-      const auto& y = *b.runs.front().variants[v].clustering;
+      const auto& x = *a.runs.front().variants[v].detail<ClusteringOutput>();
+      const auto& y = *b.runs.front().variants[v].detail<ClusteringOutput>();
       QCOMPARE(x.labels, y.labels);
       QCOMPARE(x.centers, y.centers);
       QCOMPARE(x.iterations, y.iterations);

@@ -8,6 +8,7 @@
 #include <QString>
 #include <string>
 
+#include "kernellab/clustering_request.h"
 #include "kernellab/json_io.h"
 #include "kernellab/result.h"
 
@@ -31,10 +32,10 @@ inline QByteArray emptySweepAxisFile() {
 inline kernellab::ResultsFile smallKMeans(int64_t n = 1000, int k = 4, int d = 3,
                                           bool labels = true) {
   kernellab::RunResult run;
-  run.request.family = kernellab::Family::KMeans;
-  run.request.clustering.n = n;
-  run.request.clustering.k = k;
-  run.request.clustering.d = d;
+  run.request.family = kernellab::clustering::kKMeans;
+  run.request.section<kernellab::ClusteringProblem>().n = n;
+  run.request.section<kernellab::ClusteringProblem>().k = k;
+  run.request.section<kernellab::ClusteringProblem>().d = d;
   run.request.seed = 3;
   run.request.backend = kernellab::BackendChoice::Cpu;
   run.backend = "cpu";
@@ -49,7 +50,7 @@ inline kernellab::ResultsFile smallKMeans(int64_t n = 1000, int k = 4, int d = 3
     for (int64_t i = 0; i < n; ++i) out.labels.push_back(static_cast<int32_t>(i % k));
   out.centers.assign(static_cast<size_t>(k) * d, 1.0f);
   out.iterations = 1;
-  v.clustering = out;
+  v.details.set(out);
   run.variants.push_back(v);
   kernellab::ResultsFile file;
   file.runs.push_back(run);

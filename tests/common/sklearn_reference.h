@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "kernellab/clustering_request.h"
 #include "kernellab/request.h"
 
 namespace kltest {
@@ -83,12 +84,12 @@ inline std::string dataPath(const char *name) {
 inline kernellab::RunRequest realDataRequest(const RealCase &c, kernellab::BackendChoice backend) {
   using namespace kernellab;
   RunRequest r;
-  r.family = Family::KMeans;
+  r.family = clustering::kKMeans;
   r.variants = {"all"};  // the CPU: the seed's four; CUDA: also best and cublas
-  r.clustering.inputPath = dataPath(c.points);
-  r.clustering.centersPath = dataPath(c.centers);
-  r.clustering.init = InitMethod::Given;
-  r.clustering.k = c.k;
+  r.section<ClusteringProblem>().inputPath = dataPath(c.points);
+  r.section<ClusteringProblem>().centersPath = dataPath(c.centers);
+  r.section<ClusteringProblem>().init = InitMethod::Given;
+  r.section<ClusteringProblem>().k = c.k;
   r.launch.threadsPerBlock = 64;
   r.backend = backend;
   r.warmup = 0;

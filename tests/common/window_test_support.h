@@ -9,6 +9,7 @@
 #include <QtTest>
 
 #include "kernellab/request.h"
+#include "kernellab/transpose.h"
 
 namespace kltest {
 
@@ -26,10 +27,10 @@ inline void isolateAppDirs(const QString& suite) {
 // A transpose the CPU backend runs in well under a second.
 inline kernellab::RunRequest smallTranspose(int size = 256) {
   kernellab::RunRequest r;
-  r.family = kernellab::Family::Transpose;
+  r.family = kernellab::transpose::kFamily;
   r.variants = {"copy", "naive", "tiled", "padded", "diagonal"};
-  r.transpose.width = size;
-  r.transpose.height = size;
+  r.section<kernellab::TransposeProblem>().width = size;
+  r.section<kernellab::TransposeProblem>().height = size;
   r.repetitions = 3;
   r.warmup = 1;
   r.backend = kernellab::BackendChoice::Cpu;

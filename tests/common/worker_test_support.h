@@ -7,6 +7,7 @@
 #include <QtTest>
 
 #include "app_types.h"
+#include "kernellab/clustering_request.h"
 #include "loopback_sshd.h"
 #include "run_coordinator.h"
 #include "window_test_support.h"
@@ -79,12 +80,12 @@ inline kernellab::RunRequest longTranspose() {
 
 inline kernellab::RunRequest smallKMeans(int64_t n = 20000) {
   kernellab::RunRequest r;
-  r.family = kernellab::Family::KMeans;
+  r.family = kernellab::clustering::kKMeans;
   r.variants = {"shared-coalesced"};
-  r.clustering.n = n;
-  r.clustering.k = 8;
-  r.clustering.d = 2;
-  r.clustering.maxIterations = 12;
+  r.section<kernellab::ClusteringProblem>().n = n;
+  r.section<kernellab::ClusteringProblem>().k = 8;
+  r.section<kernellab::ClusteringProblem>().d = 2;
+  r.section<kernellab::ClusteringProblem>().maxIterations = 12;
   r.repetitions = 1;
   r.warmup = 0;
   r.backend = kernellab::BackendChoice::Cpu;

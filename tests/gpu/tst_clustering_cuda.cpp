@@ -18,10 +18,10 @@ class TstClusteringCuda : public QObject {
     RunRequest r;
     r.family = f;
     r.variants = {"all"};
-    r.clustering.n = n;
-    r.clustering.k = k;
-    r.clustering.d = d;
-    r.clustering.maxIterations = 10;
+    r.section<ClusteringProblem>().n = n;
+    r.section<ClusteringProblem>().k = k;
+    r.section<ClusteringProblem>().d = d;
+    r.section<ClusteringProblem>().maxIterations = 10;
     r.launch.threadsPerBlock = tpb;
     r.backend = BackendChoice::Cuda;
     r.warmup = 1;
@@ -38,12 +38,12 @@ class TstClusteringCuda : public QObject {
     for (const kltest::RealCase* c : {&kltest::kIris, &kltest::kBreastCancer}) {
       const RunResult res = runExperiment(kltest::realDataRequest(*c, BackendChoice::Cuda));
       QVERIFY2(res.ok, res.message.c_str());
-      QCOMPARE(res.request.clustering.n, c->n);
+      QCOMPARE(res.request.section<ClusteringProblem>().n, c->n);
       QCOMPARE(res.variants.size(), size_t(6));
       for (const auto& v : res.variants) {
         QVERIFY2(v.ok && v.verification.passed,
                  (v.variant + ": " + v.error + v.verification.note).c_str());
-        const ClusteringOutput& out = *v.clustering;
+        const ClusteringOutput& out = *v.detail<ClusteringOutput>();
         QVERIFY2(kltest::labelText(out.labels) == c->sklearnLabels, v.variant.c_str());
         QCOMPARE(out.iterations, c->sklearnIterations);
         QCOMPARE(out.stopReason, StopReason::Converged);
@@ -54,56 +54,59 @@ class TstClusteringCuda : public QObject {
       }
       // Campaign's rule on the same engines stops where the seed's rule stops.
       RunRequest score = kltest::realDataRequest(*c, BackendChoice::Cuda);
-      score.clustering.stopRule = StopRule::ScoreChange;
-      score.clustering.epsilon = 1e-4;
+      score.section<ClusteringProblem>().stopRule = StopRule::ScoreChange;
+      score.section<ClusteringProblem>().epsilon = 1e-4;
       for (const auto& v : runExperiment(score).variants) {
-        QCOMPARE(v.clustering->iterations, c->scoreRuleIterations);
-        QCOMPARE(v.clustering->stopReason, StopReason::ScoreRule);
+        QCOMPARE(v.detail<ClusteringOutput>()->iterations, c->scoreRuleIterations);
+        QCOMPARE(v.detail<ClusteringOutput>()->stopReason, StopReason::ScoreRule);
       }
     }
   }
 
   void everyVariantVerifiesOnTheGpu_data() {
-    QTest::addColumn<int>("family");
+    QTest::addColumn<QString>("family");
     QTest::addColumn<int>("n");
     QTest::addColumn<int>("k");
     QTest::addColumn<int>("d");
     QTest::addColumn<int>("tpb");
-    for (Family f : {Family::KCenters, Family::KMeans}) {
+    for (Family f : {clustering::kKCenters, clustering::kKMeans}) {
       const char* name = toString(f);
       QTest::newRow(qPrintable(QString("%1 gold tpb 64").arg(name)))
-          << int(f) << 10 << 2 << 2 << 64;
+          << QString(toString(f)) << 10 << 2 << 2 << 64;
       QTest::newRow(qPrintable(QString("%1 1003x7x3 tpb 96").arg(name)))
-          << int(f) << 1003 << 7 << 3 << 96;
+          << QString(toString(f)) << 1003 << 7 << 3 << 96;
       QTest::newRow(qPrintable(QString("%1 5000x5x300 tpb 128").arg(name)))
-          << int(f) << 5000 << 5 << 300 << 128;
+          << QString(toString(f)) << 5000 << 5 << 300 << 128;
       QTest::newRow(qPrintable(QString("%1 100003x16x20 tpb 1000").arg(name)))
-          << int(f) << 100003 << 16 << 20 << 1000;
+          << QString(toString(f)) << 100003 << 16 << 20 << 1000;
       QTest::newRow(qPrintable(QString("%1 4099x10x17 tpb 1024").arg(name)))
-          << int(f) << 4099 << 10 << 17 << 1024;
+          << QString(toString(f)) << 4099 << 10 << 17 << 1024;
       QTest::newRow(qPrintable(QString("%1 777x1x1 tpb 1").arg(name)))
-          << int(f) << 777 << 1 << 1 << 1;
+          << QString(toString(f)) << 777 << 1 << 1 << 1;
     }
   }
   void everyVariantVerifiesOnTheGpu() {
     KLTEST_REQUIRE_CUDA();
-    QFETCH(int, family);
+    QFETCH(QString, family);
     QFETCH(int, n);
     QFETCH(int, k);
     QFETCH(int, d);
     QFETCH(int, tpb);
-    const RunResult res = runExperiment(request(Family(family), n, k, d, tpb));
+    const RunResult res =
+        runExperiment(request(*familyFromString(family.toStdString()), n, k, d, tpb));
     QVERIFY2(res.ok, res.message.c_str());
     QCOMPARE(res.backend, std::string("cuda"));
     QCOMPARE(res.ceilings.front().name, std::string("cudaMemcpy D2D"));
     // The seed's four plus the engines: best (both), cublas and cublas-tf32 (k-means).
-    QCOMPARE(res.variants.size(), size_t(Family(family) == Family::KMeans ? 7 : 5));
+    QCOMPARE(res.variants.size(),
+             size_t(*familyFromString(family.toStdString()) == clustering::kKMeans ? 7 : 5));
     for (const auto& v : res.variants) {
       QVERIFY2(v.ok, (v.variant + ": " + v.error).c_str());
       QVERIFY2(v.verification.passed, (v.variant + ": " + v.verification.note).c_str());
       // The cuBLAS peers' approximate labels are checked iteration by iteration.
       if (v.verification.approximate)
-        QCOMPARE(v.verification.compared, uint64_t(n) * uint64_t(v.clustering->iterations));
+        QCOMPARE(v.verification.compared,
+                 uint64_t(n) * uint64_t(v.detail<ClusteringOutput>()->iterations));
       else
         QCOMPARE(v.verification.compared, uint64_t(n));
       for (const auto& kr : v.kernels) {
@@ -122,23 +125,25 @@ class TstClusteringCuda : public QObject {
     KLTEST_REQUIRE_CUDA();
     // The engines pick the same k-centers centers and the same k-means inertia as the seed's
     // kernels on data with well-separated clusters (no near ties).
-    RunRequest kc = request(Family::KCenters, 200000, 50, 64, 256);
+    RunRequest kc = request(clustering::kKCenters, 200000, 50, 64, 256);
     kc.variants = {"shared-coalesced", "best"};
     const RunResult a = runExperiment(kc);
     QVERIFY2(a.ok, a.message.c_str());
-    QCOMPARE(a.variants[1].clustering->centerIndices, a.variants[0].clustering->centerIndices);
-    RunRequest km = request(Family::KMeans, 200000, 100, 200, 256);
+    QCOMPARE(a.variants[1].detail<ClusteringOutput>()->centerIndices,
+             a.variants[0].detail<ClusteringOutput>()->centerIndices);
+    RunRequest km = request(clustering::kKMeans, 200000, 100, 200, 256);
     km.variants = {"shared-coalesced", "best", "cublas"};
     const RunResult b = runExperiment(km);
     QVERIFY2(b.ok, b.message.c_str());
     for (size_t i = 1; i < b.variants.size(); ++i)
-      QVERIFY(std::fabs(b.variants[i].clustering->inertia - b.variants[0].clustering->inertia) <=
-              1e-5 * b.variants[0].clustering->inertia);
+      QVERIFY(std::fabs(b.variants[i].detail<ClusteringOutput>()->inertia -
+                        b.variants[0].detail<ClusteringOutput>()->inertia) <=
+              1e-5 * b.variants[0].detail<ClusteringOutput>()->inertia);
   }
 
   void recordedScheduleCoversEveryBlockOnce() {
     KLTEST_REQUIRE_CUDA();
-    for (Family f : {Family::KMeans, Family::KCenters}) {
+    for (Family f : {clustering::kKMeans, clustering::kKCenters}) {
       RunRequest r = request(f, 10000, 4, 8, 128);
       r.variants = {"shared-coalesced", "global-coalesced", "shared-interleaved", "global-interleaved"};
       r.recordSchedule = true;
@@ -163,7 +168,7 @@ class TstClusteringCuda : public QObject {
     // Not a timing assertion on the GPU's speed, a sanity check on the setup: at D = 64 the
     // interleaved layout moves several times the sectors, so it must not be faster.
     KLTEST_REQUIRE_CUDA();
-    RunRequest r = request(Family::KCenters, 200000, 16, 64, 256);
+    RunRequest r = request(clustering::kKCenters, 200000, 16, 64, 256);
     r.variants = {"global-coalesced", "global-interleaved"};
     const RunResult res = runExperiment(r);
     QVERIFY2(res.ok, res.message.c_str());

@@ -14,14 +14,14 @@ namespace {
 
 RunRequest request(int rows, int cols, int comps, int window, int k, int bx, int by) {
   RunRequest r;
-  r.family = Family::Knn;
-  r.knn.rows = rows;
-  r.knn.cols = cols;
-  r.knn.components = comps;
-  r.knn.window = window;
-  r.knn.k = k;
-  r.launch.blockX = bx;
-  r.launch.blockY = by;
+  r.family = knn::kFamily;
+  r.section<KnnProblem>().rows = rows;
+  r.section<KnnProblem>().cols = cols;
+  r.section<KnnProblem>().components = comps;
+  r.section<KnnProblem>().window = window;
+  r.section<KnnProblem>().k = k;
+  r.section<KnnProblem>().blockX = bx;
+  r.section<KnnProblem>().blockY = by;
   r.launch.threadsPerBlock = bx * by;
   r.backend = BackendChoice::Cuda;
   r.warmup = 1;
@@ -67,7 +67,8 @@ class TstKnnCuda : public QObject {
       QVERIFY(kr.resources.has_value());
       QVERIFY(kr.resources->registersPerThread > 0);
       QVERIFY(kr.resources->maxActiveBlocksPerSM > 0);
-      QCOMPARE(uint64_t(kr.resources->dynamicSharedBytes), v.knn->sharedBytesPerBlock);
+      QCOMPARE(uint64_t(kr.resources->dynamicSharedBytes),
+               v.detail<KnnDetails>()->sharedBytesPerBlock);
       QCOMPARE(kr.timing.clock, std::string("cuda-events"));
       QCOMPARE(kr.timing.samples, 3);
     }
@@ -81,8 +82,8 @@ class TstKnnCuda : public QObject {
     const RunResult res = runExperiment(r);
     QVERIFY2(res.ok, res.message.c_str());
     const VariantResult& v = res.variants.front();
-    QVERIFY(v.knn->sharedOptIn);
-    QVERIFY(v.knn->sharedBytesPerBlock > 49152);
+    QVERIFY(v.detail<KnnDetails>()->sharedOptIn);
+    QVERIFY(v.detail<KnnDetails>()->sharedBytesPerBlock > 49152);
     QVERIFY(v.verification.passed);
   }
 

@@ -8,6 +8,7 @@
 #include "kernellab/experiment.h"
 #include "kernellab/occupancy.h"
 #include "kernellab/schedule_model.h"
+#include "kernellab/transpose.h"
 #include "kernellab/transpose_phases.h"
 #include "test_support.h"
 
@@ -18,11 +19,11 @@ class TstModelsCuda : public QObject {
 
   static RunResult run(int tile, int tpb, bool record) {
     RunRequest r;
-    r.family = Family::Transpose;
+    r.family = transpose::kFamily;
     r.variants = {"all"};
-    r.transpose.width = 2048;
-    r.transpose.height = 1536;  // non-square grid: the general diagonal formula
-    r.launch.tile = tile;
+    r.section<TransposeProblem>().width = 2048;
+    r.section<TransposeProblem>().height = 1536;  // non-square grid: the general diagonal formula
+    r.section<TransposeProblem>().tile = tile;
     r.launch.threadsPerBlock = tpb;
     r.warmup = 1;
     r.repetitions = 3;

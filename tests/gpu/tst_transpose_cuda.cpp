@@ -30,9 +30,9 @@ class TstTransposeCuda : public QObject {
     QFETCH(int, tile);
     QFETCH(int, tpb);
     RunRequest r;
-    r.transpose.width = w;
-    r.transpose.height = h;
-    r.launch.tile = tile;
+    r.section<TransposeProblem>().width = w;
+    r.section<TransposeProblem>().height = h;
+    r.section<TransposeProblem>().tile = tile;
     r.launch.threadsPerBlock = tpb;
     r.backend = BackendChoice::Cuda;
     const RunResult res = runExperiment(r);
@@ -49,8 +49,8 @@ class TstTransposeCuda : public QObject {
   void recordedScheduleCoversEveryTileOnce() {
     KLTEST_REQUIRE_CUDA();
     RunRequest r;
-    r.transpose.width = 1024;
-    r.transpose.height = 512;
+    r.section<TransposeProblem>().width = 1024;
+    r.section<TransposeProblem>().height = 512;
     r.variants = {"padded", "diagonal"};
     r.recordSchedule = true;
     r.backend = BackendChoice::Cuda;

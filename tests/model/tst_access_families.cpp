@@ -11,7 +11,10 @@
 #include <set>
 
 #include "kernellab/access_model.h"
+#include "kernellab/clustering_request.h"
 #include "kernellab/errors.h"
+#include "kernellab/knn.h"
+#include "kernellab/transpose.h"
 
 using namespace kernellab;
 using namespace kernellab::access;
@@ -24,9 +27,9 @@ class TstAccessFamilies : public QObject {
                                 int tpb = 256) {
     AccessQuery q;
     q.request.family = f;
-    q.request.clustering.n = n;
-    q.request.clustering.k = k;
-    q.request.clustering.d = d;
+    q.request.section<ClusteringProblem>().n = n;
+    q.request.section<ClusteringProblem>().k = k;
+    q.request.section<ClusteringProblem>().d = d;
     q.request.launch.threadsPerBlock = tpb;
     q.variant = variant;
     q.kernel = kernel;
@@ -36,14 +39,14 @@ class TstAccessFamilies : public QObject {
   }
   static AccessQuery knnQuery(const char* variant, BlockCoord block, int warp = 0) {
     AccessQuery q;
-    q.request.family = Family::Knn;
-    q.request.knn.rows = 60;
-    q.request.knn.cols = 100;
-    q.request.knn.components = 2;
-    q.request.knn.window = 6;
-    q.request.knn.k = 8;
-    q.request.launch.blockX = 64;
-    q.request.launch.blockY = 2;
+    q.request.family = knn::kFamily;
+    q.request.section<KnnProblem>().rows = 60;
+    q.request.section<KnnProblem>().cols = 100;
+    q.request.section<KnnProblem>().components = 2;
+    q.request.section<KnnProblem>().window = 6;
+    q.request.section<KnnProblem>().k = 8;
+    q.request.section<KnnProblem>().blockX = 64;
+    q.request.section<KnnProblem>().blockY = 2;
     q.request.launch.threadsPerBlock = 128;
     q.variant = variant;
     q.block = block;
@@ -74,7 +77,7 @@ class TstAccessFamilies : public QObject {
     // X[d*N+i]: a warp's 32 points are 32 consecutive floats of one dimension. N = 100000 keeps
     // every dimension's row 128-byte aligned: 4 sectors of one line, efficiency 1.
     const WarpReport r =
-        analyze(clustering(Family::KMeans, "shared-coalesced", "assign", 16, 3, 2));
+        analyze(clustering(clustering::kKMeans, "shared-coalesced", "assign", 16, 3, 2));
     QCOMPARE(r.kernel, std::string("assignToClustersKernel"));
     const auto points = pick(r, "points");
     QCOMPARE(int(points.size()), 16 * 16);  // K centroids x D dimensions
@@ -104,7 +107,8 @@ class TstAccessFamilies : public QObject {
     // X[i*D+d]: the warp's 32 floats are D * 4 bytes apart, one per sector from D = 8 on.
     QFETCH(int, d);
     QFETCH(int, sectors);
-    const WarpReport r = analyze(clustering(Family::KMeans, "shared-interleaved", "assign", d, 1));
+    const WarpReport r =
+        analyze(clustering(clustering::kKMeans, "shared-interleaved", "assign", d, 1));
     const auto points = pick(r, "points");
     QCOMPARE(int(points.size()), 16 * d);
     for (const Request* q : points) {
@@ -121,7 +125,7 @@ class TstAccessFamilies : public QObject {
   void stagedCentroidIsABroadcast() {
     // The shared variants stage each centroid: every lane reads the same word of the stage, one
     // bank, one pass (a broadcast, no conflict); the first D threads write it once.
-    const WarpReport r = analyze(clustering(Family::KMeans, "shared-coalesced", "assign", 16));
+    const WarpReport r = analyze(clustering(clustering::kKMeans, "shared-coalesced", "assign", 16));
     const auto reads = pick(r, "stage");
     QCOMPARE(int(reads.size()), 16 * 16);
     for (const Request* q : reads) {
@@ -145,7 +149,7 @@ class TstAccessFamilies : public QObject {
 
   void globalVariantReadsTheCentroidFromGlobal() {
     // No stage: every lane reads centroid[c][q] itself, the same address: one sector per request.
-    const WarpReport r = analyze(clustering(Family::KMeans, "global-coalesced", "assign", 16));
+    const WarpReport r = analyze(clustering(clustering::kKMeans, "global-coalesced", "assign", 16));
     QVERIFY(pick(r, "stage").empty());
     QCOMPARE(r.warpTotals.sharedRequests, 0);
     const auto centroids = pick(r, "centroids");
@@ -161,8 +165,9 @@ class TstAccessFamilies : public QObject {
     // calcCentroidsKernel, block c: each loop iteration reads 32 consecutive labels (coalesced)
     // and then the points of the lanes whose label is c: a partly active request of the same
     // iteration. Blobs are shuffled, so labels are mixed within a warp.
-    AccessQuery q = clustering(Family::KMeans, "shared-coalesced", "centroids", 4, 2, 1, 20000, 5);
-    q.request.clustering.shape = DatasetShape::Blobs;
+    AccessQuery q =
+        clustering(clustering::kKMeans, "shared-coalesced", "centroids", 4, 2, 1, 20000, 5);
+    q.request.section<ClusteringProblem>().shape = DatasetShape::Blobs;
     const WarpReport r = analyze(q);
     QCOMPARE(r.gridDim.x, 5);
     const auto labels = pick(r, "labels");
@@ -198,7 +203,7 @@ class TstAccessFamilies : public QObject {
     // The global-scratch variant keeps the same reduction in the block's slice of global memory:
     // 32 consecutive doubles are 256 bytes, 8 sectors.
     const WarpReport r =
-        analyze(clustering(Family::KMeans, "global-coalesced", "score", 3, 4, 0, 20000, 5));
+        analyze(clustering(clustering::kKMeans, "global-coalesced", "score", 3, 4, 0, 20000, 5));
     const auto sums = pick(r, "scratchD", Kind::Store);
     QVERIFY(!sums.empty());
     QCOMPARE(sums.front()->space, Space::Global);
@@ -211,8 +216,8 @@ class TstAccessFamilies : public QObject {
   void kcentersDistanceAndSelect() {
     // The second center's distance launch: the center (one point) staged in shared memory and
     // read by every lane at once, then each point's distance compared with the stored one.
-    const WarpReport r =
-        analyze(clustering(Family::KCenters, "shared-interleaved", "distance", 16, 2, 3, 5000, 4));
+    const WarpReport r = analyze(
+        clustering(clustering::kKCenters, "shared-interleaved", "distance", 16, 2, 3, 5000, 4));
     QCOMPARE(r.kernel, std::string("kcentersDistanceKernel"));
     for (const Request* q : pick(r, "stage")) {
       QCOMPARE(banksUsed(*q), 1);
@@ -233,7 +238,7 @@ class TstAccessFamilies : public QObject {
     QCOMPARE(fold.front()->conflictDegree, 1);
 
     const WarpReport s =
-        analyze(clustering(Family::KCenters, "global-coalesced", "select", 16, 0, 0, 5000, 4));
+        analyze(clustering(clustering::kKCenters, "global-coalesced", "select", 16, 0, 0, 5000, 4));
     QCOMPARE(s.gridDim.x, 1);
     const auto cands = pick(s, "candidateValue");
     QVERIFY(!cands.empty());
@@ -322,7 +327,7 @@ class TstAccessFamilies : public QObject {
     // K = 50, D = 200: one block of assign makes 5 million accesses, more than one trace holds;
     // the block's program runs once per warp, each run recording one warp.
     const WarpReport r =
-        analyze(clustering(Family::KMeans, "shared-coalesced", "assign", 200, 0, 3, 1000, 50));
+        analyze(clustering(clustering::kKMeans, "shared-coalesced", "assign", 200, 0, 3, 1000, 50));
     QVERIFY(r.perWarpTraces);
     const auto points = pick(r, "points");
     QCOMPARE(int(points.size()), 50 * 200);
@@ -336,16 +341,16 @@ class TstAccessFamilies : public QObject {
   void oneWarpTraceMatchesTheWholeBlock() {
     // Recording one warp's threads gives that warp the same requests as recording them all.
     std::vector<AccessQuery> queries = {
-        clustering(Family::KMeans, "global-interleaved", "centroids", 3, 1, 1, 3000, 3),
-        clustering(Family::KMeans, "shared-coalesced", "score", 5, 2, 1, 3000, 3),
-        clustering(Family::KCenters, "shared-coalesced", "distance", 4, 5, 1, 3000, 3),
-        clustering(Family::KCenters, "global-coalesced", "select", 4, 0, 1, 3000, 3),
+        clustering(clustering::kKMeans, "global-interleaved", "centroids", 3, 1, 1, 3000, 3),
+        clustering(clustering::kKMeans, "shared-coalesced", "score", 5, 2, 1, 3000, 3),
+        clustering(clustering::kKCenters, "shared-coalesced", "distance", 4, 5, 1, 3000, 3),
+        clustering(clustering::kKCenters, "global-coalesced", "select", 4, 0, 1, 3000, 3),
         knnQuery("shared-row-rect", {1, 3}, 1),
         knnQuery("global", {0, 0}, 1)};
     AccessQuery transpose;
-    transpose.request.family = Family::Transpose;
-    transpose.request.transpose.width = 100;
-    transpose.request.transpose.height = 70;
+    transpose.request.family = transpose::kFamily;
+    transpose.request.section<TransposeProblem>().width = 100;
+    transpose.request.section<TransposeProblem>().height = 70;
     transpose.variant = "tiled";
     transpose.block = {1, 1};
     queries.push_back(transpose);
@@ -365,29 +370,31 @@ class TstAccessFamilies : public QObject {
   }
 
   void tracedKernelsAndVariants() {
-    QCOMPARE(int(tracedKernels(Family::KMeans).size()), 3);
-    QCOMPARE(tracedKernels(Family::KMeans).front().id, std::string("assign"));
-    QCOMPARE(int(tracedKernels(Family::KCenters).size()), 2);
-    QVERIFY(tracedKernels(Family::Knn).empty());
-    QVERIFY(canTrace(Family::KMeans, "global-interleaved"));
-    QVERIFY(!canTrace(Family::KMeans, "best"));
-    QVERIFY(!canTrace(Family::KMeans, "cublas"));
-    QVERIFY(canTrace(Family::Knn, "shared-row-rect"));
-    QVERIFY(canTrace(Family::Transpose, "padded"));
+    QCOMPARE(int(tracedKernels(clustering::kKMeans).size()), 3);
+    QCOMPARE(tracedKernels(clustering::kKMeans).front().id, std::string("assign"));
+    QCOMPARE(int(tracedKernels(clustering::kKCenters).size()), 2);
+    QVERIFY(tracedKernels(knn::kFamily).empty());
+    QVERIFY(canTrace(clustering::kKMeans, "global-interleaved"));
+    QVERIFY(!canTrace(clustering::kKMeans, "best"));
+    QVERIFY(!canTrace(clustering::kKMeans, "cublas"));
+    QVERIFY(canTrace(knn::kFamily, "shared-row-rect"));
+    QVERIFY(canTrace(transpose::kFamily, "padded"));
   }
 
   void badQueriesAreInputErrors() {
-    QVERIFY_THROWS_EXCEPTION(InputError, analyze(clustering(Family::KMeans, "best", "assign", 3)));
     QVERIFY_THROWS_EXCEPTION(InputError,
-                             analyze(clustering(Family::KMeans, "shared-coalesced", "select", 3)));
+                             analyze(clustering(clustering::kKMeans, "best", "assign", 3)));
     QVERIFY_THROWS_EXCEPTION(
-        InputError, analyze(clustering(Family::KMeans, "shared-coalesced", "centroids", 3, 16)));
+        InputError, analyze(clustering(clustering::kKMeans, "shared-coalesced", "select", 3)));
+    QVERIFY_THROWS_EXCEPTION(InputError, analyze(clustering(clustering::kKMeans, "shared-coalesced",
+                                                            "centroids", 3, 16)));
     QVERIFY_THROWS_EXCEPTION(
-        InputError, analyze(clustering(Family::KCenters, "shared-coalesced", "distance", 3, 0, 8)));
-    QVERIFY_THROWS_EXCEPTION(InputError, analyze(clustering(Family::KMeans, "shared-coalesced",
+        InputError,
+        analyze(clustering(clustering::kKCenters, "shared-coalesced", "distance", 3, 0, 8)));
+    QVERIFY_THROWS_EXCEPTION(InputError, analyze(clustering(clustering::kKMeans, "shared-coalesced",
                                                             "assign", 3, 0, 0, 100000, 16, 2000)));
     // One block of the centroid update reads all N labels per dimension: too long to trace.
-    QVERIFY_THROWS_EXCEPTION(InputError, analyze(clustering(Family::KMeans, "shared-coalesced",
+    QVERIFY_THROWS_EXCEPTION(InputError, analyze(clustering(clustering::kKMeans, "shared-coalesced",
                                                             "centroids", 200, 0, 0, 1000000, 100)));
     AccessQuery k = knnQuery("global", {2, 0});
     QVERIFY_THROWS_EXCEPTION(InputError, analyze(k));  // 100 columns / 64 = 2 blocks across

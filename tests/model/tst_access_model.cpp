@@ -7,6 +7,7 @@
 #include <set>
 
 #include "kernellab/access_model.h"
+#include "kernellab/clustering_request.h"
 #include "kernellab/errors.h"
 #include "kernellab/transpose.h"
 
@@ -19,10 +20,10 @@ class TstAccessModel : public QObject {
   static AccessQuery query(const char* variant, int tile = 32, int tpb = 256, int w = 2048,
                            int h = 2048, BlockCoord block = {0, 0}, int warp = 0, int cc = 9) {
     AccessQuery q;
-    q.request.family = Family::Transpose;
-    q.request.transpose.width = w;
-    q.request.transpose.height = h;
-    q.request.launch.tile = tile;
+    q.request.family = transpose::kFamily;
+    q.request.section<TransposeProblem>().width = w;
+    q.request.section<TransposeProblem>().height = h;
+    q.request.section<TransposeProblem>().tile = tile;
     q.request.launch.threadsPerBlock = tpb;
     q.variant = variant;
     q.block = block;
@@ -189,7 +190,7 @@ class TstAccessModel : public QObject {
     QVERIFY_THROWS_EXCEPTION(InputError, analyze(query("fastest")));
     QVERIFY_THROWS_EXCEPTION(InputError, analyze(query("naive", 8)));
     AccessQuery k = query("best");  // the GPU-only engine has no tracer
-    k.request.family = Family::KMeans;
+    k.request.family = clustering::kKMeans;
     QVERIFY_THROWS_EXCEPTION(InputError, analyze(k));
     AccessQuery kernel = query("naive");
     kernel.kernel = "assign";  // transpose variants are one kernel each

@@ -5,11 +5,14 @@
 #include <QtTest>
 
 #include "kernellab/checked_number.h"
+#include "kernellab/clustering_request.h"
 #include "kernellab/errors.h"
 #include "kernellab/input_text.h"
 #include "kernellab/json_io.h"
+#include "kernellab/knn.h"
 #include "kernellab/request.h"
 #include "kernellab/text.h"
+#include "kernellab/transpose.h"
 
 using namespace kernellab;
 
@@ -93,14 +96,17 @@ class TstCheckedNumbers : public QObject {
   }
 
   void sweepValuesUseTheSameLayer() {
-    const RunRequest base;
+    RunRequest base, kmeans, knnBase;
+    base.family = transpose::kFamily;
+    kmeans.family = clustering::kKMeans;
+    knnBase.family = knn::kFamily;
     QVERIFY(
         errorOf([&] { applySweepValue(base, "tpb", "4294967552"); }).contains("above the limit"));
     QVERIFY(errorOf([&] {
-              applySweepValue(base, "k", "4294967298");
+              applySweepValue(kmeans, "k", "4294967298");
             }).contains("--k 4294967298 is above"));
     QVERIFY(errorOf([&] {
-              applySweepValue(base, "image", "4294967673x329");
+              applySweepValue(knnBase, "image", "4294967673x329");
             }).contains("4294967673 is above"));
   }
 
@@ -117,7 +123,9 @@ class TstCheckedNumbers : public QObject {
     QCOMPARE(errorOf([] { parseRequest(R"({"family":"kmeans","clustering":{"epsilon":"x"}})"); }),
              QString("field 'epsilon' must be a number, not string"));
     // Whole values written with an exponent are fine.
-    QCOMPARE(parseRequest(R"({"family":"kmeans","clustering":{"n":1e5}})").clustering.n,
+    QCOMPARE(parseRequest(R"({"family":"kmeans","clustering":{"n":1e5}})")
+                 .section<ClusteringProblem>()
+                 .n,
              int64_t(100000));
     QCOMPARE(parseRequest(R"({"family":"kmeans","seed":18446744073709551615})").seed,
              uint64_t(18446744073709551615ull));

@@ -35,10 +35,10 @@ RunRequest cpuRequest(Family f, int64_t n, int k, int d, int tpb) {
   RunRequest r;
   r.family = f;
   r.variants = {"all"};
-  r.clustering.n = n;
-  r.clustering.k = k;
-  r.clustering.d = d;
-  r.clustering.maxIterations = 8;
+  r.section<ClusteringProblem>().n = n;
+  r.section<ClusteringProblem>().k = k;
+  r.section<ClusteringProblem>().d = d;
+  r.section<ClusteringProblem>().maxIterations = 8;
   r.launch.threadsPerBlock = tpb;
   r.backend = BackendChoice::Cpu;
   r.warmup = 0;
@@ -126,29 +126,30 @@ class TstClusteringCpu : public QObject {
   }
 
   void goldCaseOnEveryVariant_data() {
-    QTest::addColumn<int>("family");
+    QTest::addColumn<QString>("family");
     QTest::addColumn<int>("tpb");
     for (int tpb : {1, 2, 3, 32, 64, 96}) {
-      QTest::newRow(qPrintable(QString("kmeans tpb %1").arg(tpb))) << int(Family::KMeans) << tpb;
+      QTest::newRow(qPrintable(QString("kmeans tpb %1").arg(tpb)))
+          << QString(toString(clustering::kKMeans)) << tpb;
       QTest::newRow(qPrintable(QString("kcenters tpb %1").arg(tpb)))
-          << int(Family::KCenters) << tpb;
+          << QString(toString(clustering::kKCenters)) << tpb;
     }
   }
   void goldCaseOnEveryVariant() {
-    QFETCH(int, family);
+    QFETCH(QString, family);
     QFETCH(int, tpb);
-    RunRequest r = cpuRequest(Family(family), 10, 2, 2, tpb);
-    r.clustering.inputPath = kGold;
-    r.clustering.maxIterations = 50;
+    RunRequest r = cpuRequest(*familyFromString(family.toStdString()), 10, 2, 2, tpb);
+    r.section<ClusteringProblem>().inputPath = kGold;
+    r.section<ClusteringProblem>().maxIterations = 50;
     const RunResult res = runExperiment(r);
     QVERIFY2(res.ok, res.message.c_str());
     QCOMPARE(res.variants.size(), size_t(4));
     for (const auto& v : res.variants) {
       QVERIFY2(v.verification.passed, v.verification.note.c_str());
-      const ClusteringOutput& c = *v.clustering;
+      const ClusteringOutput& c = *v.detail<ClusteringOutput>();
       QCOMPARE(c.labels, (std::vector<int32_t>{0, 0, 0, 0, 0, 1, 1, 1, 1, 1}));
       QCOMPARE(c.clusterSizes, (std::vector<int64_t>{5, 5}));
-      if (Family(family) == Family::KMeans) {
+      if (*familyFromString(family.toStdString()) == clustering::kKMeans) {
         // Iteration 2 moves (1, 2) and (2, 2) to the first cluster; iteration 3 moves nothing:
         // Lloyd's fixed point, the default stop.
         QCOMPARE(c.iterations, 3);
@@ -174,18 +175,19 @@ class TstClusteringCpu : public QObject {
   void goldCaseUnderTheSeedsScoreRule() {
     // Campaign's rule stops when the score no longer changes: one iteration after the fixed
     // point (iteration 4 repeats iteration 3), at the same answer.
-    RunRequest r = cpuRequest(Family::KMeans, 10, 2, 2, 32);
-    r.clustering.inputPath = kGold;
-    r.clustering.stopRule = StopRule::ScoreChange;
-    r.clustering.epsilon = 1e-4;
+    RunRequest r = cpuRequest(clustering::kKMeans, 10, 2, 2, 32);
+    r.section<ClusteringProblem>().inputPath = kGold;
+    r.section<ClusteringProblem>().stopRule = StopRule::ScoreChange;
+    r.section<ClusteringProblem>().epsilon = 1e-4;
     const RunResult res = runExperiment(r);
     QVERIFY2(res.ok, res.message.c_str());
     for (const auto& v : res.variants) {
       QVERIFY2(v.verification.passed, v.verification.note.c_str());
-      QCOMPARE(v.clustering->iterations, 4);
-      QCOMPARE(v.clustering->stopReason, StopReason::ScoreRule);
-      QCOMPARE(v.clustering->labels, (std::vector<int32_t>{0, 0, 0, 0, 0, 1, 1, 1, 1, 1}));
-      QVERIFY(near(v.clustering->inertia, 17.6, 1e-6));
+      QCOMPARE(v.detail<ClusteringOutput>()->iterations, 4);
+      QCOMPARE(v.detail<ClusteringOutput>()->stopReason, StopReason::ScoreRule);
+      QCOMPARE(v.detail<ClusteringOutput>()->labels,
+               (std::vector<int32_t>{0, 0, 0, 0, 0, 1, 1, 1, 1, 1}));
+      QVERIFY(near(v.detail<ClusteringOutput>()->inertia, 17.6, 1e-6));
     }
   }
 
@@ -207,13 +209,13 @@ class TstClusteringCpu : public QObject {
     f.write("0,0\n5,0\n-5,0\n1,0\n");
     f.close();
     for (int tpb : {1, 2, 3, 64}) {
-      RunRequest req = cpuRequest(Family::KCenters, 4, 3, 2, tpb);
-      req.clustering.inputPath = line.toStdString();
+      RunRequest req = cpuRequest(clustering::kKCenters, 4, 3, 2, tpb);
+      req.section<ClusteringProblem>().inputPath = line.toStdString();
       const RunResult res = runExperiment(req);
       QVERIFY2(res.ok, res.message.c_str());
       for (const auto& v : res.variants) {
-        QCOMPARE(v.clustering->centerIndices, (std::vector<int64_t>{0, 1, 2}));
-        QCOMPARE(v.clustering->labels, (std::vector<int32_t>{0, 1, 2, 0}));
+        QCOMPARE(v.detail<ClusteringOutput>()->centerIndices, (std::vector<int64_t>{0, 1, 2}));
+        QCOMPARE(v.detail<ClusteringOutput>()->labels, (std::vector<int32_t>{0, 1, 2, 0}));
       }
     }
   }
@@ -228,7 +230,7 @@ class TstClusteringCpu : public QObject {
   // ---- every variant on the executor ------------------------------------------------------------
 
   void executorMatchesTheReference_data() {
-    QTest::addColumn<int>("family");
+    QTest::addColumn<QString>("family");
     QTest::addColumn<int>("n");
     QTest::addColumn<int>("k");
     QTest::addColumn<int>("d");
@@ -240,7 +242,7 @@ class TstClusteringCpu : public QObject {
     };
     const Case cases[] = {{1000, 7, 3, "seed"}, {517, 3, 70, "seed"},  {64, 64, 4, "seed"},
                           {777, 1, 1, "seed"},  {1500, 6, 5, "blobs"}, {257, 4, 33, "blobs"}};
-    for (Family f : {Family::KCenters, Family::KMeans})
+    for (Family f : {clustering::kKCenters, clustering::kKMeans})
       for (const auto& c : cases)
         for (int tpb : {1, 33, 64, 96, 1000, 1024})
           QTest::newRow(qPrintable(QString("%1 N=%2 K=%3 D=%4 %5 tpb %6")
@@ -250,19 +252,20 @@ class TstClusteringCpu : public QObject {
                                        .arg(c.d)
                                        .arg(c.shape)
                                        .arg(tpb)))
-              << int(f) << c.n << c.k << c.d << tpb << QString(c.shape);
+              << QString(toString(f)) << c.n << c.k << c.d << tpb << QString(c.shape);
   }
   void executorMatchesTheReference() {
-    QFETCH(int, family);
+    QFETCH(QString, family);
     QFETCH(int, n);
     QFETCH(int, k);
     QFETCH(int, d);
     QFETCH(int, tpb);
     QFETCH(QString, shape);
-    RunRequest r = cpuRequest(Family(family), n, k, d, tpb);
-    r.clustering.shape = *shapeFromString(shape.toStdString());
-    r.clustering.noiseFraction = shape == "blobs" ? 0.05 : 0.0;
-    if (Family(family) == Family::KMeans && k > 1) r.clustering.init = InitMethod::KMeansPlusPlus;
+    RunRequest r = cpuRequest(*familyFromString(family.toStdString()), n, k, d, tpb);
+    r.section<ClusteringProblem>().shape = *shapeFromString(shape.toStdString());
+    r.section<ClusteringProblem>().noiseFraction = shape == "blobs" ? 0.05 : 0.0;
+    if (*familyFromString(family.toStdString()) == clustering::kKMeans && k > 1)
+      r.section<ClusteringProblem>().init = InitMethod::KMeansPlusPlus;
     const RunResult res = runExperiment(r);
     QVERIFY2(res.ok, res.message.c_str());
     QCOMPARE(res.variants.size(), size_t(4));
@@ -270,20 +273,20 @@ class TstClusteringCpu : public QObject {
       QVERIFY2(v.ok, v.error.c_str());
       QVERIFY2(v.verification.passed, (v.variant + ": " + v.verification.note).c_str());
       QCOMPARE(v.verification.compared, uint64_t(n));  // every point checked
-      QCOMPARE(v.clustering->labels.size(), size_t(n));
+      QCOMPARE(v.detail<ClusteringOutput>()->labels.size(), size_t(n));
       int64_t total = 0;
-      for (int64_t sz : v.clustering->clusterSizes) total += sz;
+      for (int64_t sz : v.detail<ClusteringOutput>()->clusterSizes) total += sz;
       QCOMPARE(total, int64_t(n));
-      QCOMPARE(v.kernels.size(), kernelNames(Family(family)).size());
+      QCOMPARE(v.kernels.size(), kernelNames(*familyFromString(family.toStdString())).size());
       for (const auto& it : v.iterations) QCOMPARE(it.kernelMs.size(), v.kernels.size());
       QCOMPARE(v.kernels.front().timing.clock, std::string("cpu-steady-clock"));
     }
   }
 
   void runReportsPhasesAndLiveIterations() {
-    RunRequest r = cpuRequest(Family::KMeans, 600, 4, 3, 64);
+    RunRequest r = cpuRequest(clustering::kKMeans, 600, 4, 3, 64);
     r.variants = {"shared-coalesced"};
-    r.clustering.shape = DatasetShape::Blobs;
+    r.section<ClusteringProblem>().shape = DatasetShape::Blobs;
     int calls = 0;
     size_t labelsSeen = 0;
     RunHooks hooks;
@@ -297,7 +300,7 @@ class TstClusteringCpu : public QObject {
     const RunResult res = runExperiment(r, hooks);
     QVERIFY(res.ok);
     const VariantResult& v = res.variants.front();
-    QCOMPARE(calls, v.clustering->iterations);
+    QCOMPARE(calls, v.detail<ClusteringOutput>()->iterations);
     QCOMPARE(labelsSeen, size_t(600));
     std::vector<std::string> names;
     for (const auto& p : v.phases) names.push_back(p.name);
@@ -305,20 +308,21 @@ class TstClusteringCpu : public QObject {
     QCOMPARE(names, (std::vector<std::string>{"arrange layout (host)", "allocate", "kernels",
                                               "stop check (labels to host)", "copy results (host)",
                                               "free"}));
-    QCOMPARE(v.kernels[0].launches, v.clustering->iterations - 1);  // no centroids in iteration 1
-    QCOMPARE(v.kernels[1].launches, v.clustering->iterations);
+    QCOMPARE(v.kernels[0].launches,
+             v.detail<ClusteringOutput>()->iterations - 1);  // no centroids in iteration 1
+    QCOMPARE(v.kernels[1].launches, v.detail<ClusteringOutput>()->iterations);
 
-    r.clustering.keepLabels = false;
+    r.section<ClusteringProblem>().keepLabels = false;
     labelsSeen = 1;
     calls = 0;
     const RunResult lean = runExperiment(r, hooks);
     QCOMPARE(labelsSeen, size_t(0));
-    QVERIFY(lean.variants.front().clustering->labels.empty());
+    QVERIFY(lean.variants.front().detail<ClusteringOutput>()->labels.empty());
     QVERIFY(lean.variants.front().verification.passed);  // verified all the same
   }
 
   void layoutAndMemorySwitchesPickTheVariant() {
-    RunRequest r = cpuRequest(Family::KCenters, 100, 3, 2, 32);
+    RunRequest r = cpuRequest(clustering::kKCenters, 100, 3, 2, 32);
     r.variants = {"global-interleaved", "shared-coalesced"};
     const RunResult res = runExperiment(r);
     QCOMPARE(res.variants.size(), size_t(2));
@@ -342,44 +346,46 @@ class TstClusteringCpu : public QObject {
     } catch (const InputError& e) {
       QVERIFY(QString(e.what()).contains("--variant best runs only on the CUDA backend"));
     }
-    RunRequest km = cpuRequest(Family::KMeans, 100, 3, 2, 32);
+    RunRequest km = cpuRequest(clustering::kKMeans, 100, 3, 2, 32);
     km.variants = {"cublas"};
     QVERIFY_THROWS_EXCEPTION(InputError, validateRequest(km));
     km.variants = {"cublas-tf32"};
     QVERIFY_THROWS_EXCEPTION(InputError, validateRequest(km));
     // k-means: the seed's four, best, cublas and cublas-tf32; k-centers: the four and best.
-    QVERIFY(variants(Family::KMeans).size() == 7 && variants(Family::KCenters).size() == 5);
+    QVERIFY(variants(clustering::kKMeans).size() == 7 &&
+            variants(clustering::kKCenters).size() == 5);
   }
 
   void badRequestsNameTheValueAndTheLimit_data() {
-    QTest::addColumn<int>("family");
+    QTest::addColumn<QString>("family");
     QTest::addColumn<int>("n");
     QTest::addColumn<int>("k");
     QTest::addColumn<int>("d");
     QTest::addColumn<int>("tpb");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("tpb 0") << int(Family::KMeans) << 100 << 2 << 2 << 0
+    QTest::newRow("tpb 0") << QString(toString(clustering::kKMeans)) << 100 << 2 << 2 << 0
                            << "--tpb 0 is outside 1..1024";
-    QTest::newRow("tpb 2048") << int(Family::KCenters) << 100 << 2 << 2 << 2048
+    QTest::newRow("tpb 2048") << QString(toString(clustering::kKCenters)) << 100 << 2 << 2 << 2048
                               << "--tpb 2048 is outside 1..1024";
-    QTest::newRow("k > n") << int(Family::KMeans) << 3 << 5 << 2 << 64
+    QTest::newRow("k > n") << QString(toString(clustering::kKMeans)) << 3 << 5 << 2 << 64
                            << "--k 5 is larger than --n 3";
-    QTest::newRow("k 0") << int(Family::KMeans) << 3 << 0 << 2 << 64 << "--k 0 must be at least 1";
-    QTest::newRow("d 0") << int(Family::KCenters) << 3 << 1 << 0 << 64
+    QTest::newRow("k 0") << QString(toString(clustering::kKMeans)) << 3 << 0 << 2 << 64
+                         << "--k 0 must be at least 1";
+    QTest::newRow("d 0") << QString(toString(clustering::kKCenters)) << 3 << 1 << 0 << 64
                          << "--d 0 must be at least 1";
-    QTest::newRow("n 0") << int(Family::KCenters) << 0 << 1 << 2 << 64
+    QTest::newRow("n 0") << QString(toString(clustering::kKCenters)) << 0 << 1 << 2 << 64
                          << "--n 0 must be at least 1";
-    QTest::newRow("memory") << int(Family::KMeans) << 2000000000 << 2 << 2000 << 64
-                            << "of host memory";
+    QTest::newRow("memory") << QString(toString(clustering::kKMeans)) << 2000000000 << 2 << 2000
+                            << 64 << "of host memory";
   }
   void badRequestsNameTheValueAndTheLimit() {
-    QFETCH(int, family);
+    QFETCH(QString, family);
     QFETCH(int, n);
     QFETCH(int, k);
     QFETCH(int, d);
     QFETCH(int, tpb);
     QFETCH(QString, expected);
-    const RunRequest r = cpuRequest(Family(family), n, k, d, tpb);
+    const RunRequest r = cpuRequest(*familyFromString(family.toStdString()), n, k, d, tpb);
     try {
       validateRequest(r);
       QFAIL("accepted");
@@ -389,10 +395,10 @@ class TstClusteringCpu : public QObject {
   }
 
   void kcentersRefusesKMeansInits() {
-    RunRequest r = cpuRequest(Family::KCenters, 100, 3, 2, 64);
-    r.clustering.init = InitMethod::KMeansPlusPlus;
+    RunRequest r = cpuRequest(clustering::kKCenters, 100, 3, 2, 64);
+    r.section<ClusteringProblem>().init = InitMethod::KMeansPlusPlus;
     QVERIFY_THROWS_EXCEPTION(InputError, validateRequest(r));
-    r.clustering.init = InitMethod::Random;
+    r.section<ClusteringProblem>().init = InitMethod::Random;
     QVERIFY(runExperiment(r).ok);
   }
 
@@ -623,8 +629,8 @@ class TstClusteringCpu : public QObject {
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write("1e19,1e19\n-1e19,-1e19\n1e19,-1e19\n-1e19,1e19\n0,0\n");
     f.close();
-    RunRequest r = cpuRequest(Family::KMeans, 5, 2, 2, 32);
-    r.clustering.inputPath = csv.toStdString();
+    RunRequest r = cpuRequest(clustering::kKMeans, 5, 2, 2, 32);
+    r.section<ClusteringProblem>().inputPath = csv.toStdString();
     try {
       validateRequest(r);
       QFAIL("accepted");
@@ -634,7 +640,7 @@ class TstClusteringCpu : public QObject {
                e.what());
       QVERIFY(QString(e.what()).contains("divide it by 4"));
     }
-    r.family = Family::KCenters;
+    r.family = clustering::kKCenters;
     QVERIFY_THROWS_EXCEPTION(InputError, runExperiment(r));
     QVERIFY(maxCoordinate(2) > 4.6e18 && maxCoordinate(2) < 4.62e18);
   }
@@ -647,8 +653,8 @@ class TstClusteringCpu : public QObject {
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write("1e-21,2e-21\n3e-21,1e-21\n5e-21,4e-21\n2e-21,5e-21\n");
     f.close();
-    RunRequest r = cpuRequest(Family::KMeans, 4, 2, 2, 32);
-    r.clustering.inputPath = csv.toStdString();
+    RunRequest r = cpuRequest(clustering::kKMeans, 4, 2, 2, 32);
+    r.section<ClusteringProblem>().inputPath = csv.toStdString();
     try {
       validateRequest(r);
       QFAIL("accepted");
@@ -660,13 +666,13 @@ class TstClusteringCpu : public QObject {
     QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
     f.write("1e-30,1e-30\n1e-30,1e-30\n1e-30,1e-30\n");
     f.close();
-    r.clustering.k = 1;
+    r.section<ClusteringProblem>().k = 1;
     validateRequest(r);
   }
 
   void generatedPointsAreCheckedToo() {
-    RunRequest r = cpuRequest(Family::KCenters, 50, 2, 3, 32);
-    r.clustering.radius = 1e30;
+    RunRequest r = cpuRequest(clustering::kKCenters, 50, 2, 3, 32);
+    r.section<ClusteringProblem>().radius = 1e30;
     try {
       runExperiment(r);
       QFAIL("accepted");
@@ -676,7 +682,7 @@ class TstClusteringCpu : public QObject {
   }
 
   void dimensionsBeyondWhatCanBeVerifiedAreRefused() {
-    const RunRequest r = cpuRequest(Family::KMeans, 2, 1, 2000000, 32);
+    const RunRequest r = cpuRequest(clustering::kKMeans, 2, 1, 2000000, 32);
     try {
       validateRequest(r);
       QFAIL("accepted");
@@ -689,7 +695,7 @@ class TstClusteringCpu : public QObject {
   void everyPerDimensionBufferIsInTheMemoryEstimate() {
     // K = 1000, D = 1e6: the points are 4 GB, but the reference's per-chunk sums are
     // 256 x 1000 x 1e6 doubles (2 TB). The estimate used to count the points only.
-    const RunRequest r = cpuRequest(Family::KMeans, 1000, 1000, 1000000, 32);
+    const RunRequest r = cpuRequest(clustering::kKMeans, 1000, 1000, 1000000, 32);
     try {
       validateRequest(r);
       QFAIL("accepted");
@@ -705,9 +711,9 @@ class TstClusteringCpu : public QObject {
   void hugeDPassesWithAToleranceThatScalesWithD() {
     // D = 100000, N = 3: float32 sums of 100000 terms round beyond the old fixed 1e-5 (about
     // 1.8e-5 here); the bound is 100002 x 2^-24 = 6e-3.
-    RunRequest r = cpuRequest(Family::KMeans, 3, 2, 100000, 256);
+    RunRequest r = cpuRequest(clustering::kKMeans, 3, 2, 100000, 256);
     r.variants = {"shared-coalesced"};
-    r.clustering.maxIterations = 2;
+    r.section<ClusteringProblem>().maxIterations = 2;
     const RunResult res = runExperiment(r);
     QVERIFY2(res.ok, res.message.c_str());
     const Verification& v = res.variants.front().verification;

@@ -269,9 +269,9 @@ class TstClusteringData : public QObject {
   void fewerPointsThanClustersIsRefused() {
     writeText(path("three.csv"), "1,1\n2,2\n3,3\n");
     RunRequest r;
-    r.family = Family::KMeans;
-    r.clustering.inputPath = path("three.csv");
-    r.clustering.k = 5;
+    r.family = clustering::kKMeans;
+    r.section<ClusteringProblem>().inputPath = path("three.csv");
+    r.section<ClusteringProblem>().k = 5;
     r.backend = BackendChoice::Cpu;
     const QString err = errorOf([&] { validateRequest(r); });
     QVERIFY2(err.contains("--k 5 is larger than the 3 points of"), qPrintable(err));

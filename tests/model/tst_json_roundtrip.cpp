@@ -2,9 +2,12 @@
 // Requests and results survive a trip through JSON; bad files are refused with a clear reason.
 #include <QtTest>
 
+#include "kernellab/clustering_request.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
 #include "kernellab/json_io.h"
+#include "kernellab/knn.h"
+#include "kernellab/transpose.h"
 #include "test_support.h"
 
 using namespace kernellab;
@@ -15,9 +18,9 @@ class TstJsonRoundtrip : public QObject {
 
   static RunResult smallRun() {
     RunRequest r;
-    r.family = Family::Transpose;
-    r.transpose.width = 70;
-    r.transpose.height = 33;
+    r.family = transpose::kFamily;
+    r.section<TransposeProblem>().width = 70;
+    r.section<TransposeProblem>().height = 33;
     r.backend = BackendChoice::Cpu;
     r.repetitions = 2;
     return runExperiment(r);
@@ -35,13 +38,13 @@ class TstJsonRoundtrip : public QObject {
  private slots:
   void requestRoundTrip() {
     RunRequest r;
-    r.family = Family::KMeans;
+    r.family = clustering::kKMeans;
     r.variants = {"shared-coalesced", "global-interleaved"};
-    r.clustering.n = 12345;
-    r.clustering.k = 7;
-    r.clustering.d = 9;
-    r.clustering.init = InitMethod::KMeansPlusPlus;
-    r.clustering.shape = DatasetShape::Blobs;
+    r.section<ClusteringProblem>().n = 12345;
+    r.section<ClusteringProblem>().k = 7;
+    r.section<ClusteringProblem>().d = 9;
+    r.section<ClusteringProblem>().init = InitMethod::KMeansPlusPlus;
+    r.section<ClusteringProblem>().shape = DatasetShape::Blobs;
     r.launch.threadsPerBlock = 512;
     r.seed = 99;
     r.backend = BackendChoice::Cuda;
@@ -49,7 +52,7 @@ class TstJsonRoundtrip : public QObject {
     const json j = r;
     const RunRequest back = j.get<RunRequest>();
     QCOMPARE(json(back), j);
-    QCOMPARE(back.clustering.init, InitMethod::KMeansPlusPlus);
+    QCOMPARE(back.section<ClusteringProblem>().init, InitMethod::KMeansPlusPlus);
     QCOMPARE(back.variants.size(), size_t(2));
   }
 
@@ -102,14 +105,14 @@ class TstJsonRoundtrip : public QObject {
 
   void requestCarriesOnlyItsFamily() {
     RunRequest t;
-    t.family = Family::Transpose;
+    t.family = transpose::kFamily;
     const json jt = t;
     QVERIFY(jt.contains("transpose") && !jt.contains("clustering") && !jt.contains("knn"));
     QVERIFY(jt["launch"].contains("tile") && !jt["launch"].contains("block_x"));
 
     RunRequest km;
-    km.family = Family::KMeans;
-    km.clustering.inputPath = "points.csv";
+    km.family = clustering::kKMeans;
+    km.section<ClusteringProblem>().inputPath = "points.csv";
     const json jk = km;
     QVERIFY(!jk.contains("transpose") && !jk.contains("knn"));
     QVERIFY(!jk["launch"].contains("tile") && !jk["launch"].contains("block_x"));
@@ -120,21 +123,21 @@ class TstJsonRoundtrip : public QObject {
     // A file has no generator, the fixed point no epsilon, first-K init no centers file.
     for (const char* absent : {"shape", "radius", "noise_fraction", "epsilon", "centers_path"})
       QVERIFY2(!c.contains(absent), absent);
-    km.clustering.stopRule = StopRule::ScoreChange;
-    km.clustering.init = InitMethod::Given;
-    km.clustering.centersPath = "c.csv";
+    km.section<ClusteringProblem>().stopRule = StopRule::ScoreChange;
+    km.section<ClusteringProblem>().init = InitMethod::Given;
+    km.section<ClusteringProblem>().centersPath = "c.csv";
     QCOMPARE(json(km)["clustering"]["epsilon"].get<double>(), 1e-4);
     QCOMPARE(json(km)["clustering"]["centers_path"].get<std::string>(), std::string("c.csv"));
 
     RunRequest kc;
-    kc.family = Family::KCenters;
-    kc.clustering.shape = DatasetShape::Blobs;
+    kc.family = clustering::kKCenters;
+    kc.section<ClusteringProblem>().shape = DatasetShape::Blobs;
     const json jc = json(kc)["clustering"];
     QVERIFY(jc.contains("shape") && jc.contains("radius") && jc.contains("noise_fraction"));
     QVERIFY(!jc.contains("max_iterations") && !jc.contains("stop_rule") && !jc.contains("epsilon"));
 
     RunRequest kn;
-    kn.family = Family::Knn;
+    kn.family = knn::kFamily;
     const json jn = kn;
     QVERIFY(jn.contains("knn") && !jn.contains("clustering") && !jn.contains("transpose"));
     QVERIFY(jn["launch"].contains("block_x") && !jn["launch"].contains("tile"));
@@ -142,17 +145,17 @@ class TstJsonRoundtrip : public QObject {
 
   void savedSettingsKeepEveryFamily() {
     RunRequest r;
-    r.family = Family::KMeans;
-    r.transpose.width = 4096;
-    r.knn.window = 21;
-    r.launch.tile = 16;
-    r.clustering.stopRule = StopRule::ScoreChange;
-    r.clustering.epsilon = 0.01;
+    r.family = clustering::kKMeans;
+    r.section<TransposeProblem>().width = 4096;
+    r.section<KnnProblem>().window = 21;
+    r.section<TransposeProblem>().tile = 16;
+    r.section<ClusteringProblem>().stopRule = StopRule::ScoreChange;
+    r.section<ClusteringProblem>().epsilon = 0.01;
     const RunRequest back = parseRequest(requestWithAllSections(r).dump());
     QCOMPARE(requestWithAllSections(back), requestWithAllSections(r));
-    QCOMPARE(back.transpose.width, int64_t(4096));
-    QCOMPARE(back.knn.window, 21);
-    QCOMPARE(back.launch.tile, 16);
+    QCOMPARE(back.section<TransposeProblem>().width, int64_t(4096));
+    QCOMPARE(back.section<KnnProblem>().window, 21);
+    QCOMPARE(back.section<TransposeProblem>().tile, 16);
   }
 
   void stopFieldsRoundTrip() {
@@ -183,23 +186,26 @@ class TstJsonRoundtrip : public QObject {
                     "iterations":[{"iteration":49,"score":100.0},{"iteration":50,"score":100.0}]}]}]})";
     const ResultsFile f = parseResultsFile(text);
     const RunResult& run = f.runs.front();
-    QCOMPARE(run.request.clustering.stopRule, StopRule::ScoreChange);
-    QCOMPARE(run.variants[0].clustering->stopReason, StopReason::ScoreRule);
-    QCOMPARE(run.variants[1].clustering->stopReason, StopReason::IterationLimit);
-    QCOMPARE(run.variants[2].clustering->stopReason, StopReason::ScoreRule);
+    QCOMPARE(run.request.section<ClusteringProblem>().stopRule, StopRule::ScoreChange);
+    QCOMPARE(run.variants[0].detail<ClusteringOutput>()->stopReason, StopReason::ScoreRule);
+    QCOMPARE(run.variants[1].detail<ClusteringOutput>()->stopReason, StopReason::IterationLimit);
+    QCOMPARE(run.variants[2].detail<ClusteringOutput>()->stopReason, StopReason::ScoreRule);
     // Written again, it is a schema-2 file that says the same.
     const ResultsFile again = parseResultsFile(json(f).dump());
     QCOMPARE(json(again), json(f));
     QCOMPARE(json(f)["runs"][0]["request"]["clustering"]["stop_rule"].get<std::string>(),
              std::string("score"));
     // Requests: version 1 ran the score rule; a bare request or a version-2 one gets the default.
-    QCOMPARE(
-        parseRequest(R"({"schema_version":1,"request":{"family":"kmeans"}})").clustering.stopRule,
-        StopRule::ScoreChange);
-    QCOMPARE(
-        parseRequest(R"({"schema_version":2,"request":{"family":"kmeans"}})").clustering.stopRule,
-        StopRule::FixedPoint);
-    QCOMPARE(parseRequest(R"({"family":"kmeans"})").clustering.stopRule, StopRule::FixedPoint);
+    QCOMPARE(parseRequest(R"({"schema_version":1,"request":{"family":"kmeans"}})")
+                 .section<ClusteringProblem>()
+                 .stopRule,
+             StopRule::ScoreChange);
+    QCOMPARE(parseRequest(R"({"schema_version":2,"request":{"family":"kmeans"}})")
+                 .section<ClusteringProblem>()
+                 .stopRule,
+             StopRule::FixedPoint);
+    QCOMPARE(parseRequest(R"({"family":"kmeans"})").section<ClusteringProblem>().stopRule,
+             StopRule::FixedPoint);
   }
 
   void aResultsFileIsARequest() {
@@ -220,10 +226,12 @@ class TstJsonRoundtrip : public QObject {
     QTemporaryDir dir;
     const std::string path = dir.filePath("req.json").toStdString();
     RunRequest r;
-    r.transpose.width = 333;
+    r.family = transpose::kFamily;
+    r.section<TransposeProblem>().width = 333;
     writeRequestFile(path, r);
-    QCOMPARE(readRequestFile(path).transpose.width, int64_t(333));
-    QCOMPARE(parseRequest(R"({"family":"knn","knn":{"window":9}})").knn.window, 9);
+    QCOMPARE(readRequestFile(path).section<TransposeProblem>().width, int64_t(333));
+    QCOMPARE(parseRequest(R"({"family":"knn","knn":{"window":9}})").section<KnnProblem>().window,
+             9);
   }
 };
 

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <string>
 
+#include "kernellab/clustering_request.h"
 #include "kernellab/experiment.h"
 #include "kernellab/json_io.h"
 #include "sklearn_reference.h"
@@ -37,13 +38,13 @@ class TstKMeansRealData : public QObject {
     QVERIFY2(res.ok, res.message.c_str());
     // The request that ran records the file's size, not the generator's
     // defaults.
-    QCOMPARE(res.request.clustering.n, c.n);
-    QCOMPARE(res.request.clustering.d, c.d);
-    QCOMPARE(res.request.clustering.stopRule, StopRule::FixedPoint);
+    QCOMPARE(res.request.section<ClusteringProblem>().n, c.n);
+    QCOMPARE(res.request.section<ClusteringProblem>().d, c.d);
+    QCOMPARE(res.request.section<ClusteringProblem>().stopRule, StopRule::FixedPoint);
     QCOMPARE(res.variants.size(), size_t(4));
     for (const VariantResult &v : res.variants) {
       QVERIFY2(v.verification.passed, v.verification.note.c_str());
-      const ClusteringOutput &out = *v.clustering;
+      const ClusteringOutput &out = *v.detail<ClusteringOutput>();
       QCOMPARE(labelText(out.labels), std::string(c.sklearnLabels));
       QCOMPARE(out.iterations, c.sklearnIterations);
       QCOMPARE(out.stopReason, StopReason::Converged);
@@ -68,12 +69,12 @@ class TstKMeansRealData : public QObject {
 
   void checkScoreRule(const RealCase &c) {
     RunRequest r = requestFor(c);
-    r.clustering.stopRule = StopRule::ScoreChange;
-    r.clustering.epsilon = 1e-4;
+    r.section<ClusteringProblem>().stopRule = StopRule::ScoreChange;
+    r.section<ClusteringProblem>().epsilon = 1e-4;
     const RunResult res = runExperiment(r);
     QVERIFY2(res.ok, res.message.c_str());
     for (const VariantResult &v : res.variants) {
-      const ClusteringOutput &out = *v.clustering;
+      const ClusteringOutput &out = *v.detail<ClusteringOutput>();
       QCOMPARE(out.iterations, c.scoreRuleIterations);
       QCOMPARE(out.stopReason, StopReason::ScoreRule);
       QVERIFY(near(out.inertia, c.scoreRuleScore, kInertiaRel));
@@ -99,16 +100,17 @@ class TstKMeansRealData : public QObject {
   void iterationLimitIsReported() {
     RunRequest r = requestFor(kBreastCancer);
     r.variants = {"shared-coalesced"};
-    r.clustering.maxIterations = 5;
+    r.section<ClusteringProblem>().maxIterations = 5;
     const RunResult res = runExperiment(r);
     QVERIFY2(res.ok, res.message.c_str());
-    const ClusteringOutput &out = *res.variants.front().clustering;
+    const ClusteringOutput &out = *res.variants.front().detail<ClusteringOutput>();
     QCOMPARE(out.iterations, 5);
     QCOMPARE(out.stopReason, StopReason::IterationLimit);
     QVERIFY(res.variants.front().iterations.back().labelsChanged > 0);
     // The limit met at the fixed point itself counts as converged.
-    r.clustering.maxIterations = kBreastCancer.sklearnIterations;
-    QCOMPARE(runExperiment(r).variants.front().clustering->stopReason, StopReason::Converged);
+    r.section<ClusteringProblem>().maxIterations = kBreastCancer.sklearnIterations;
+    QCOMPARE(runExperiment(r).variants.front().detail<ClusteringOutput>()->stopReason,
+             StopReason::Converged);
   }
 
   void theStoredRequestRunsTheSameExperimentAgain() {
@@ -121,9 +123,12 @@ class TstKMeansRealData : public QObject {
     const RunResult second = runExperiment(again);
     QCOMPARE(second.variants.size(), first.variants.size());
     for (size_t i = 0; i < first.variants.size(); ++i) {
-      QCOMPARE(second.variants[i].clustering->labels, first.variants[i].clustering->labels);
-      QCOMPARE(second.variants[i].clustering->iterations, first.variants[i].clustering->iterations);
-      QCOMPARE(second.variants[i].clustering->inertia, first.variants[i].clustering->inertia);
+      QCOMPARE(second.variants[i].detail<ClusteringOutput>()->labels,
+               first.variants[i].detail<ClusteringOutput>()->labels);
+      QCOMPARE(second.variants[i].detail<ClusteringOutput>()->iterations,
+               first.variants[i].detail<ClusteringOutput>()->iterations);
+      QCOMPARE(second.variants[i].detail<ClusteringOutput>()->inertia,
+               first.variants[i].detail<ClusteringOutput>()->inertia);
     }
   }
 };

@@ -75,14 +75,14 @@ std::vector<Neighbour> bruteForce(const Image& img, const Geometry& g, WindowSha
 
 RunRequest request(int rows, int cols, int comps, int window, int k, int bx, int by) {
   RunRequest r;
-  r.family = Family::Knn;
-  r.knn.rows = rows;
-  r.knn.cols = cols;
-  r.knn.components = comps;
-  r.knn.window = window;
-  r.knn.k = k;
-  r.launch.blockX = bx;
-  r.launch.blockY = by;
+  r.family = knn::kFamily;
+  r.section<KnnProblem>().rows = rows;
+  r.section<KnnProblem>().cols = cols;
+  r.section<KnnProblem>().components = comps;
+  r.section<KnnProblem>().window = window;
+  r.section<KnnProblem>().k = k;
+  r.section<KnnProblem>().blockX = bx;
+  r.section<KnnProblem>().blockY = by;
   r.launch.threadsPerBlock = bx * by;
   r.backend = BackendChoice::Cpu;
   r.warmup = 0;
@@ -302,7 +302,7 @@ class TstKnnCpu : public QObject {
     QCOMPARE(g.blockY, 1);
     QCOMPARE(g.gridX, 1);
     QCOMPARE(g.gridY, 50);
-    r.launch.blockX = 32;
+    r.section<KnnProblem>().blockX = 32;
     g = makeGeometry({50, 60, 1}, r, Variant::Global);
     QCOMPARE(g.blockY, 4);
     QCOMPARE(g.gridX, 2);
@@ -415,37 +415,38 @@ class TstKnnCpu : public QObject {
 
   void runOnTheCpuBackendVerifiesEveryVariant() {
     RunRequest r = request(33, 47, 2, 6, 5, 32, 2);
-    r.knn.keepNeighbours = true;
+    r.section<KnnProblem>().keepNeighbours = true;
     const RunResult res = runExperiment(r);
     QVERIFY2(res.ok, res.message.c_str());
     QCOMPARE(res.variants.size(), size_t(4));
     for (const auto& v : res.variants) {
       QVERIFY(v.verification.passed);
-      QVERIFY(v.knn.has_value());
-      QCOMPARE(v.knn->indices.size(), size_t(33 * 47 * 5));
-      QCOMPARE(v.knn->referencePixels, uint64_t(33 * 47));
-      QCOMPARE(v.knn->versusPerPixel.has_value(), v.variant == "shared-row-rect");
+      QVERIFY(v.detail<KnnDetails>() != nullptr);
+      QCOMPARE(v.detail<KnnDetails>()->indices.size(), size_t(33 * 47 * 5));
+      QCOMPARE(v.detail<KnnDetails>()->referencePixels, uint64_t(33 * 47));
+      QCOMPARE(v.detail<KnnDetails>()->versusPerPixel.has_value(), v.variant == "shared-row-rect");
     }
     // W * cols candidates + the block's reach (one more row, 32 columns) + the first pixel, x 2 components.
-    QCOMPARE(res.variants[1].knn->sharedBytesPerBlock, uint64_t(4 * 2 * (6 * 47 + 47 + 31 + 1)));
+    QCOMPARE(res.variants[1].detail<KnnDetails>()->sharedBytesPerBlock,
+             uint64_t(4 * 2 * (6 * 47 + 47 + 31 + 1)));
   }
 
   void knnResultFieldsSurviveJson() {
     RunRequest r = request(9, 11, 2, 3, 4, 16, 2);
-    r.knn.keepNeighbours = true;
+    r.section<KnnProblem>().keepNeighbours = true;
     ResultsFile file;
     file.runs.push_back(runExperiment(r));
     file.runs.back().variants[1].refused = true;  // as a refused variant would carry it
     const ResultsFile back = parseResultsFile(nlohmann::json(file).dump());
     const RunResult& a = file.runs.front();
     const RunResult& b = back.runs.front();
-    QVERIFY(b.request.knn.keepNeighbours);
-    QCOMPARE(b.request.launch.blockY, 2);
+    QVERIFY(b.request.section<KnnProblem>().keepNeighbours);
+    QCOMPARE(b.request.section<KnnProblem>().blockY, 2);
     QVERIFY(b.variants[1].refused);
     QVERIFY(!b.variants[0].refused);
     for (size_t i = 0; i < a.variants.size(); ++i) {
-      const KnnDetails& x = *a.variants[i].knn;
-      const KnnDetails& y = *b.variants[i].knn;
+      const KnnDetails& x = *a.variants[i].detail<KnnDetails>();
+      const KnnDetails& y = *b.variants[i].detail<KnnDetails>();
       QCOMPARE(y.window, x.window);
       QCOMPARE(y.sharedBytesPerBlock, x.sharedBytesPerBlock);
       QCOMPARE(y.sharedOptIn, x.sharedOptIn);
@@ -456,8 +457,8 @@ class TstKnnCpu : public QObject {
       QVERIFY(y.squaredDistances == x.squaredDistances);
       QCOMPARE(y.versusPerPixel.has_value(), x.versusPerPixel.has_value());
     }
-    const KnnWindowMismatch& m = *a.variants[3].knn->versusPerPixel;
-    const KnnWindowMismatch& n = *b.variants[3].knn->versusPerPixel;
+    const KnnWindowMismatch& m = *a.variants[3].detail<KnnDetails>()->versusPerPixel;
+    const KnnWindowMismatch& n = *b.variants[3].detail<KnnDetails>()->versusPerPixel;
     QCOMPARE(n.pixels, m.pixels);
     QCOMPARE(n.mismatched, m.mismatched);
     QCOMPARE(n.tieSwaps, m.tieSwaps);

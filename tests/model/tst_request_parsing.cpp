@@ -2,9 +2,12 @@
 // Parsing of sizes, lists and enum names, and sweep values applied to requests.
 #include <QtTest>
 
+#include "kernellab/clustering_request.h"
 #include "kernellab/errors.h"
+#include "kernellab/knn.h"
 #include "kernellab/request.h"
 #include "kernellab/text.h"
+#include "kernellab/transpose.h"
 
 using namespace kernellab;
 
@@ -28,7 +31,7 @@ class TstRequestParsing : public QObject {
   }
 
   void enumNamesRoundTrip() {
-    for (Family f : {Family::Transpose, Family::KCenters, Family::KMeans, Family::Knn})
+    for (Family f : {transpose::kFamily, clustering::kKCenters, clustering::kKMeans, knn::kFamily})
       QCOMPARE(*familyFromString(toString(f)), f);
     for (InitMethod i : {InitMethod::First, InitMethod::Random, InitMethod::KMeansPlusPlus, InitMethod::Given})
       QCOMPARE(*initFromString(toString(i)), i);
@@ -38,17 +41,28 @@ class TstRequestParsing : public QObject {
 
   void sweepValues() {
     RunRequest base;
+    base.family = transpose::kFamily;
     QCOMPARE(applySweepValue(base, "tpb", "128").launch.threadsPerBlock, 128);
-    QCOMPARE(applySweepValue(base, "size", "64x32").transpose.height, int64_t(32));
-    const RunRequest img = applySweepValue(base, "image", "377x329x4");
-    QCOMPARE(img.knn.rows, 377);
-    QCOMPARE(img.knn.cols, 329);
-    QCOMPARE(img.knn.components, 4);
+    QCOMPARE(applySweepValue(base, "size", "64x32").section<TransposeProblem>().height,
+             int64_t(32));
+    // An axis is a parameter of the request's family: the image is KNN's.
+    RunRequest knnBase;
+    knnBase.family = knn::kFamily;
+    const RunRequest img = applySweepValue(knnBase, "image", "377x329x4");
+    QCOMPARE(img.section<KnnProblem>().rows, 377);
+    QCOMPARE(img.section<KnnProblem>().cols, 329);
+    QCOMPARE(img.section<KnnProblem>().components, 4);
     try {
       applySweepValue(base, "colour", "red");
       QFAIL("no error");
     } catch (const InputError& e) {
       QVERIFY(QString(e.what()).contains("unknown sweep axis 'colour'"));
+    }
+    try {
+      applySweepValue(base, "image", "377x329");
+      QFAIL("no error");
+    } catch (const InputError& e) {
+      QVERIFY2(QString(e.what()).contains("unknown sweep axis 'image' for transpose"), e.what());
     }
   }
 };

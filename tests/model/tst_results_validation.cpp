@@ -5,10 +5,13 @@
 #include <QtTest>
 #include <cmath>
 
+#include "kernellab/clustering_request.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
 #include "kernellab/json_io.h"
+#include "kernellab/knn.h"
 #include "kernellab/results_validation.h"
+#include "kernellab/transpose.h"
 
 using namespace kernellab;
 using nlohmann::json;
@@ -32,25 +35,25 @@ RunRequest small(Family f) {
   r.backend = BackendChoice::Cpu;
   r.repetitions = 1;
   r.warmup = 0;
-  r.transpose.width = 40;
-  r.transpose.height = 24;
-  r.clustering.n = 300;
-  r.clustering.k = 4;
-  r.clustering.d = 3;
-  r.clustering.maxIterations = 3;
-  r.knn.rows = 12;
-  r.knn.cols = 10;
-  r.knn.window = 3;
-  r.knn.k = 4;
-  r.knn.keepNeighbours = true;
-  if (f != Family::Transpose) r.launch.threadsPerBlock = 64;
+  r.section<TransposeProblem>().width = 40;
+  r.section<TransposeProblem>().height = 24;
+  r.section<ClusteringProblem>().n = 300;
+  r.section<ClusteringProblem>().k = 4;
+  r.section<ClusteringProblem>().d = 3;
+  r.section<ClusteringProblem>().maxIterations = 3;
+  r.section<KnnProblem>().rows = 12;
+  r.section<KnnProblem>().cols = 10;
+  r.section<KnnProblem>().window = 3;
+  r.section<KnnProblem>().k = 4;
+  r.section<KnnProblem>().keepNeighbours = true;
+  if (f != transpose::kFamily) r.launch.threadsPerBlock = 64;
   return r;
 }
 
 // A clustering run as JSON, to be broken one field at a time.
 json kmeansRun() {
   ResultsFile f;
-  RunRequest r = small(Family::KMeans);
+  RunRequest r = small(clustering::kKMeans);
   r.variants = {"shared-coalesced"};
   f.runs.push_back(runExperiment(r));
   return json(f);
@@ -62,7 +65,8 @@ class TstResultsValidation : public QObject {
   Q_OBJECT
  private slots:
   void runsOfEveryFamilyPass() {
-    for (Family f : {Family::Transpose, Family::KMeans, Family::KCenters, Family::Knn}) {
+    for (Family f :
+         {transpose::kFamily, clustering::kKMeans, clustering::kKCenters, knn::kFamily}) {
       ResultsFile file;
       file.runs.push_back(runExperiment(small(f)));
       QVERIFY2(file.runs.back().ok, file.runs.back().message.c_str());
@@ -70,7 +74,7 @@ class TstResultsValidation : public QObject {
       QVERIFY2(e.isEmpty(), qPrintable(QString(toString(f)) + ": " + e));
     }
     // A sweep with a skipped point (its request records a value the validators refused).
-    RunRequest base = small(Family::KMeans);
+    RunRequest base = small(clustering::kKMeans);
     base.variants = {"global-interleaved"};
     const ResultsFile sweep = runSweep(base, {{"tpb", {"64", "4096"}}});
     QCOMPARE(sweep.runs.size(), size_t(2));
@@ -127,7 +131,7 @@ class TstResultsValidation : public QObject {
 
   void kcentersIndicesStayInsideThePoints() {
     ResultsFile f;
-    RunRequest r = small(Family::KCenters);
+    RunRequest r = small(clustering::kKCenters);
     r.variants = {"shared-coalesced"};
     f.runs.push_back(runExperiment(r));
     json j = f;
@@ -141,7 +145,7 @@ class TstResultsValidation : public QObject {
 
   void knnIndicesStayInsideTheImage() {
     ResultsFile f;
-    f.runs.push_back(runExperiment(small(Family::Knn)));
+    f.runs.push_back(runExperiment(small(knn::kFamily)));
     json j = f;
     json& knn = j["runs"][0]["variants"][0]["knn"];
     QVERIFY(knn["indices"].size() == 12u * 10u * 4u);
@@ -154,7 +158,7 @@ class TstResultsValidation : public QObject {
 
   void schedulesAreBounded() {
     ResultsFile f;
-    RunRequest r = small(Family::Transpose);
+    RunRequest r = small(transpose::kFamily);
     f.runs.push_back(runExperiment(r));
     f.runs[0].variants[0].schedule.push_back({0, 1000000, 10, 20, 0, 0});
     QVERIFY(errorOf(json(f).dump()).contains("schedule[0] sm = 1000000 is outside 0..65535"));
@@ -168,7 +172,7 @@ class TstResultsValidation : public QObject {
     json j = kmeansRun();
     j["runs"][0]["variants"][0]["clustering"]["centers"][0] = nullptr;
     const ResultsFile f = parseResultsFile(j.dump());
-    QVERIFY(std::isnan(f.runs[0].variants[0].clustering->centers[0]));
+    QVERIFY(std::isnan(f.runs[0].variants[0].detail<ClusteringOutput>()->centers[0]));
     j["runs"][0]["variants"][0]["clustering"]["labels"][0] = nullptr;  // not for integers
     QVERIFY(errorOf(j.dump()).contains("field 'labels' element 0 must be a number, not null"));
   }

@@ -8,6 +8,7 @@
 #include "kernellab/errors.h"
 #include "kernellab/occupancy.h"
 #include "kernellab/schedule_model.h"
+#include "kernellab/transpose.h"
 #include "kernellab/transpose_phases.h"
 
 using namespace kernellab;
@@ -154,9 +155,9 @@ class TstScheduleModel : public QObject {
 
   void transposeRequestGivesTheConfiguration() {
     RunRequest r;
-    r.transpose.width = 2048;
-    r.transpose.height = 1000;  // a partial edge tile counts as a tile
-    r.launch.tile = 32;
+    r.section<TransposeProblem>().width = 2048;
+    r.section<TransposeProblem>().height = 1000;  // a partial edge tile counts as a tile
+    r.section<TransposeProblem>().tile = 32;
     r.launch.threadsPerBlock = 256;
     const Config c = transposeConfig(r, occupancy::archById("gt200"));
     QCOMPARE(c.gridX, 64);

@@ -18,10 +18,10 @@ class TstTransposeCpu : public QObject {
 
   static RunRequest request(int64_t w, int64_t h, int tile, int tpb) {
     RunRequest r;
-    r.family = Family::Transpose;
-    r.transpose.width = w;
-    r.transpose.height = h;
-    r.launch.tile = tile;
+    r.family = transpose::kFamily;
+    r.section<TransposeProblem>().width = w;
+    r.section<TransposeProblem>().height = h;
+    r.section<TransposeProblem>().tile = tile;
     r.launch.threadsPerBlock = tpb;
     r.backend = BackendChoice::Cpu;
     r.warmup = 0;
@@ -228,7 +228,7 @@ class TstTransposeCpu : public QObject {
       QVERIFY(std::fabs(v.gbps - v.bytes / (v.total.medianMs * 1e-3) / 1e9) < 1e-9 * v.gbps + 1e-12);
       QCOMPARE(v.kernels.front().timing.clock, std::string("cpu-steady-clock"));
     }
-    QCOMPARE(res.request.launch.rowsPerThread, 4);
+    QCOMPARE(res.request.section<TransposeProblem>().rowsPerThread, 4);
   }
 
   void faultInjectionFailsVerification() {

@@ -7,6 +7,7 @@
 #include <limits>
 #include <random>
 
+#include "kernellab/clustering_request.h"
 #include "kernellab/json_io.h"
 #include "kernellab/worker_protocol.h"
 #include "worker_stream.h"
@@ -20,10 +21,10 @@ namespace {
 ResultsFile largeResults(int k) {
   ResultsFile f;
   RunResult r;
-  r.request.family = Family::KMeans;
-  r.request.clustering.n = 1000000;
-  r.request.clustering.k = k;
-  r.request.clustering.d = 3;
+  r.request.family = clustering::kKMeans;
+  r.request.section<ClusteringProblem>().n = 1000000;
+  r.request.section<ClusteringProblem>().k = k;
+  r.request.section<ClusteringProblem>().d = 3;
   VariantResult v;
   v.variant = "shared-coalesced";
   ClusteringOutput c;
@@ -33,7 +34,7 @@ ResultsFile largeResults(int k) {
   c.centers.resize(static_cast<size_t>(k) * 3);
   for (auto& x : c.centers) x = static_cast<float>(g() % 100000) / 7.0f;
   c.clusterSizes.assign(static_cast<size_t>(k), 1000000 / k);
-  v.clustering = c;
+  v.details.set(c);
   VariantResult s;
   s.variant = "naive";
   s.schedule.resize(65536);
@@ -123,8 +124,8 @@ class TstWorkerProtocol : public QObject {
     const ResultsFile viaPacked =
         roundTrip(j, worker::Encoding::Packed)["results"].get<ResultsFile>();
     QCOMPARE(json(viaPacked), json(viaText));
-    QCOMPARE(viaPacked.runs[0].variants[0].clustering->labels,
-             f.runs[0].variants[0].clustering->labels);
+    QCOMPARE(viaPacked.runs[0].variants[0].detail<ClusteringOutput>()->labels,
+             f.runs[0].variants[0].detail<ClusteringOutput>()->labels);
     QCOMPARE(viaPacked.runs[0].variants[1].schedule.back().endNs,
              f.runs[0].variants[1].schedule.back().endNs);
   }
@@ -212,7 +213,7 @@ class TstWorkerProtocol : public QObject {
       worker::Frame fr{worker::Encoding::Packed, packed.substr(worker::kHeaderBytes)};
       const ResultsFile c = worker::decodeFrame(fr)["results"].get<ResultsFile>();
       const double pkDec = ms(t);
-      QCOMPARE(c.runs[0].variants[0].clustering->labels.size(), size_t(1000000));
+      QCOMPARE(c.runs[0].variants[0].detail<ClusteringOutput>()->labels.size(), size_t(1000000));
       qInfo(
           "MEASURE stream K=%d (1e6 labels + 65,536 block records): JSON text %.2f MB, encode %.0f "
           "ms, "

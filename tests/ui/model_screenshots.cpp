@@ -15,9 +15,12 @@
 
 #include "access_view.h"
 #include "gantt_view.h"
+#include "kernellab/clustering_request.h"
 #include "kernellab/json_io.h"
+#include "kernellab/knn.h"
 #include "kernellab/occupancy.h"
 #include "kernellab/schedule_model.h"
+#include "kernellab/transpose.h"
 #include "occupancy_view.h"
 #include "schedule_view.h"
 
@@ -83,10 +86,10 @@ int main(int argc, char** argv) {
     ok &= save(v, dir, QStringLiteral("gantt_view_model.png"), {1400, 700});
   }
   RunRequest r;
-  r.family = Family::Transpose;
-  r.transpose.width = 2048;
-  r.transpose.height = 2048;
-  r.launch.tile = 32;
+  r.family = transpose::kFamily;
+  r.section<TransposeProblem>().width = 2048;
+  r.section<TransposeProblem>().height = 2048;
+  r.section<TransposeProblem>().tile = 32;
   r.launch.threadsPerBlock = 256;
   {
     AccessView v;
@@ -104,10 +107,10 @@ int main(int argc, char** argv) {
   {
     // k-means assign, interleaved points (D = 16): 32 sectors per warp read.
     RunRequest k;
-    k.family = Family::KMeans;
-    k.clustering.n = 100000;
-    k.clustering.k = 16;
-    k.clustering.d = 16;
+    k.family = clustering::kKMeans;
+    k.section<ClusteringProblem>().n = 100000;
+    k.section<ClusteringProblem>().k = 16;
+    k.section<ClusteringProblem>().d = 16;
     AccessView v;
     v.setRequest(k);
     v.waitForReport();
@@ -117,7 +120,7 @@ int main(int argc, char** argv) {
     ok &= save(v, dir, QStringLiteral("access_view_kmeans_interleaved.png"), {1300, 900});
     // KNN, one row at a time: a full row of the window is read by every lane at once.
     RunRequest n;
-    n.family = Family::Knn;
+    n.family = knn::kFamily;
     AccessView w;
     w.setRequest(n);
     w.waitForReport();

@@ -19,6 +19,7 @@
 #include "app_types.h"
 #include "experiment_panel.h"
 #include "history_store.h"
+#include "kernellab/clustering_request.h"
 #include "kernellab/experiment.h"
 #include "loopback_sshd.h"
 #include "main_window.h"
@@ -97,15 +98,15 @@ int main(int argc, char** argv) {
 
   // A k-means experiment there, watched while it converges.
   RunRequest r;
-  r.family = Family::KMeans;
+  r.family = clustering::kKMeans;
   r.variants = {"shared-coalesced"};
-  r.clustering.n = 400000;
-  r.clustering.k = 8;
-  r.clustering.d = 3;
-  r.clustering.shape = DatasetShape::Blobs;
-  r.clustering.noiseFraction = 0.02;
-  r.clustering.init = InitMethod::Random;
-  r.clustering.maxIterations = 60;
+  r.section<ClusteringProblem>().n = 400000;
+  r.section<ClusteringProblem>().k = 8;
+  r.section<ClusteringProblem>().d = 3;
+  r.section<ClusteringProblem>().shape = DatasetShape::Blobs;
+  r.section<ClusteringProblem>().noiseFraction = 0.02;
+  r.section<ClusteringProblem>().init = InitMethod::Random;
+  r.section<ClusteringProblem>().maxIterations = 60;
   r.repetitions = 1;
   r.warmup = 0;
   w.panel()->setRequest(r);
@@ -133,8 +134,8 @@ int main(int argc, char** argv) {
 
   // Another one, cancelled midway: the worker on the server ends at once, the window goes on.
   settled = false;
-  r.clustering.n = 1000000;
-  r.clustering.maxIterations = 300;
+  r.section<ClusteringProblem>().n = 1000000;
+  r.section<ClusteringProblem>().maxIterations = 300;
   r.repetitions = 3;
   w.panel()->setRequest(r);
   w.showView(QStringLiteral("clusters"));

@@ -9,6 +9,9 @@
 
 #include "access_diagram.h"
 #include "access_view.h"
+#include "kernellab/clustering_request.h"
+#include "kernellab/knn.h"
+#include "kernellab/transpose.h"
 
 using namespace kernellab;
 using namespace kernellab::widgets;
@@ -18,19 +21,19 @@ class TstAccessView : public QObject {
 
   static RunRequest transpose2048() {
     RunRequest r;
-    r.family = Family::Transpose;
-    r.transpose.width = 2048;
-    r.transpose.height = 2048;
-    r.launch.tile = 32;
+    r.family = transpose::kFamily;
+    r.section<TransposeProblem>().width = 2048;
+    r.section<TransposeProblem>().height = 2048;
+    r.section<TransposeProblem>().tile = 32;
     r.launch.threadsPerBlock = 256;
     return r;
   }
   static RunRequest kmeans16() {
     RunRequest r;
-    r.family = Family::KMeans;
-    r.clustering.n = 100000;
-    r.clustering.k = 16;
-    r.clustering.d = 16;
+    r.family = clustering::kKMeans;
+    r.section<ClusteringProblem>().n = 100000;
+    r.section<ClusteringProblem>().k = 16;
+    r.section<ClusteringProblem>().d = 16;
     r.launch.threadsPerBlock = 256;
     return r;
   }
@@ -104,7 +107,7 @@ class TstAccessView : public QObject {
   void halfWarpBankModel() {
     AccessView v;
     RunRequest r = transpose2048();
-    r.launch.tile = 16;
+    r.section<TransposeProblem>().tile = 16;
     v.setRequest(r);
     QVERIFY(v.waitForReport());
     v.setSelection("tiled", {0, 0}, 0);
@@ -165,11 +168,11 @@ class TstAccessView : public QObject {
     QSignalSpy family(&v, &AccessView::familyChanged);
     QSignalSpy kernel(&v, &AccessView::kernelChanged);
     RunRequest small = transpose2048();  // k-centers takes its sizes from the same request
-    small.clustering.n = 5000;
-    small.clustering.k = 4;
+    small.section<ClusteringProblem>().n = 5000;
+    small.section<ClusteringProblem>().k = 4;
     v.setRequest(small);
     QVERIFY(v.waitForReport());
-    v.setFamily(Family::KCenters);
+    v.setFamily(clustering::kKCenters);
     QVERIFY(v.waitForReport());
     QCOMPARE(family.count(), 1);
     QCOMPARE(family.front().front().toString(), QString("kcenters"));
@@ -189,10 +192,10 @@ class TstAccessView : public QObject {
     QCOMPARE(v.report().gridDim.x, 1);
     // KNN: one kernel per variant, no kernel chooser.
     RunRequest knn;
-    knn.family = Family::Knn;
-    knn.knn.rows = 40;
-    knn.knn.cols = 64;
-    knn.knn.window = 4;
+    knn.family = knn::kFamily;
+    knn.section<KnnProblem>().rows = 40;
+    knn.section<KnnProblem>().cols = 64;
+    knn.section<KnnProblem>().window = 4;
     knn.launch.threadsPerBlock = 64;
     v.setRequest(knn);
     QVERIFY(v.waitForReport());
@@ -225,10 +228,10 @@ class TstAccessView : public QObject {
     // made while it computes only the last one is shown.
     AccessView v;
     RunRequest r;
-    r.family = Family::KCenters;
-    r.clustering.n = 300000;
-    r.clustering.k = 8;
-    r.clustering.d = 64;
+    r.family = clustering::kKCenters;
+    r.section<ClusteringProblem>().n = 300000;
+    r.section<ClusteringProblem>().k = 8;
+    r.section<ClusteringProblem>().d = 64;
     r.launch.threadsPerBlock = 256;
     int ticks = 0;
     QTimer timer;

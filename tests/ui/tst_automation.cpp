@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include "crafted_results.h"
+#include "kernellab/clustering_request.h"
 #include "kernellab/json_io.h"
 #include "test_support.h"
 #include "window_test_support.h"
@@ -147,11 +148,11 @@ class TstAutomation : public QObject {
   // CUDA backend" (scripts/screenshots.sh then wrote an empty k-means sample report).
   void anImmediateRunWaitsForItsTarget() {
     kernellab::RunRequest r;
-    r.family = kernellab::Family::KMeans;
+    r.family = kernellab::clustering::kKMeans;
     r.variants = {"all"};
     r.backend = kernellab::BackendChoice::Auto;
-    r.clustering.n = 2000;
-    r.clustering.k = 4;
+    r.section<kernellab::ClusteringProblem>().n = 2000;
+    r.section<kernellab::ClusteringProblem>().k = 4;
     r.repetitions = 1;
     r.warmup = 0;
     const QString request = QDir(dir_).filePath(QStringLiteral("kmeans-all.json"));
@@ -227,7 +228,7 @@ class TstAutomation : public QObject {
     QVERIFY(QDir(history).entryList({QStringLiteral("run-*.json")}, QDir::Files).isEmpty());
 
     kernellab::ResultsFile labels = kltest::smallKMeans(1000, 4, 3);
-    labels.runs[0].variants[0].clustering->labels[7] = 2147483646;
+    labels.runs[0].variants[0].detail<kernellab::ClusteringOutput>()->labels[7] = 2147483646;
     const QString labelFile = QDir(dir_).filePath(QStringLiteral("label.json"));
     QVERIFY(kltest::writeResults(labelFile, labels));
     const AppRun label =
@@ -246,8 +247,8 @@ class TstAutomation : public QObject {
 
     // The request names a FIFO and a device: shown without reading either.
     kernellab::ResultsFile names = kltest::smallKMeans(1000, 4, 3);
-    names.runs[0].request.clustering.inputPath = fifo.toStdString();
-    names.runs[0].request.clustering.centersPath = "/dev/zero";
+    names.runs[0].request.section<kernellab::ClusteringProblem>().inputPath = fifo.toStdString();
+    names.runs[0].request.section<kernellab::ClusteringProblem>().centersPath = "/dev/zero";
     const QString namesFile = QDir(dir_).filePath(QStringLiteral("names-fifo.json"));
     QVERIFY(kltest::writeResults(namesFile, names));
     const AppRun named = runApp(

@@ -7,6 +7,8 @@
 #include "chart_builder.h"
 #include "chart_data_io.h"
 #include "chart_view.h"
+#include "kernellab/clustering_request.h"
+#include "kernellab/transpose.h"
 #include "published_baselines.h"
 #include "run_text.h"
 #include "speedup_panel.h"
@@ -78,9 +80,9 @@ class TstChartBuilder : public QObject {
  private slots:
   void categoriesFollowWhatDiffers() {
     const RunSelection sel = selectionOf({
-        makeRun(Family::Transpose, 256, {{"naive", 3, 2, 4}, {"padded", 1, 0.5, 1.5}}),
-        makeRun(Family::Transpose, 64, {{"naive", 6, 5, 7}, {"padded", 2, 1.5, 2.5}}),
-        makeRun(Family::Transpose, 128, {{"naive", 5, 4, 6}, {"padded", 1.5, 1, 2}}),
+        makeRun(transpose::kFamily, 256, {{"naive", 3, 2, 4}, {"padded", 1, 0.5, 1.5}}),
+        makeRun(transpose::kFamily, 64, {{"naive", 6, 5, 7}, {"padded", 2, 1.5, 2.5}}),
+        makeRun(transpose::kFamily, 128, {{"naive", 5, 4, 6}, {"padded", 1.5, 1, 2}}),
     });
     QVector<const RunRef*> runs;
     for (const auto& r : sel.runs) runs << &r;
@@ -97,7 +99,7 @@ class TstChartBuilder : public QObject {
     QCOMPARE(time->categories, plan.categories);
     QCOMPARE(time->unit, QStringLiteral("ms"));
     QVERIFY(time->yLabel.contains(QStringLiteral("ms")));
-    const ChartSeries* naive = series(*time, variantTitle(Family::Transpose, "naive"));
+    const ChartSeries* naive = series(*time, variantTitle(transpose::kFamily, "naive"));
     QVERIFY(naive);
     QCOMPARE(valueAt(*time, *naive, QStringLiteral("TPB 64")), 6.0);
     QCOMPARE(valueAt(*time, *naive, QStringLiteral("TPB 256")), 3.0);
@@ -113,7 +115,8 @@ class TstChartBuilder : public QObject {
   }
 
   void oneRunIsGroupedByItsThreadsPerBlock() {
-    const RunSelection sel = selectionOf({makeRun(Family::Transpose, 256, {{"copy", 1, 1, 1, 100, 1.0}, {"naive", 4, 3, 5, 25, 0.25}})});
+    const RunSelection sel = selectionOf({makeRun(
+        transpose::kFamily, 256, {{"copy", 1, 1, 1, 100, 1.0}, {"naive", 4, 3, 5, 25, 0.25}})});
     ChartOptions opt;
     opt.showPublished = false;
     const TimingCharts charts = buildTimingCharts(sel, opt);
@@ -122,30 +125,34 @@ class TstChartBuilder : public QObject {
     QVERIFY(bw);
     QVERIFY(bw->yLabel.contains(QStringLiteral("GB/s")));
     QVERIFY(bw->yLabel.contains(QStringLiteral("10^9")));
-    QCOMPARE(series(*bw, variantTitle(Family::Transpose, "naive"))->y, QVector<double>{25});
+    QCOMPARE(series(*bw, variantTitle(transpose::kFamily, "naive"))->y, QVector<double>{25});
     const ChartSpec* fraction = chart(charts, QStringLiteral("fraction"));
-    QCOMPARE(series(*fraction, variantTitle(Family::Transpose, "naive"))->y, QVector<double>{25});
-    QVERIFY(!series(*fraction, variantTitle(Family::Transpose, "copy")));  // the copy is the 100 %
+    QCOMPARE(series(*fraction, variantTitle(transpose::kFamily, "naive"))->y, QVector<double>{25});
+    QVERIFY(!series(*fraction, variantTitle(transpose::kFamily, "copy")));  // the copy is the 100 %
   }
 
   void transposePublishedFiguresAreTheTable() {
     const PublishedBaselines& pub = publishedBaselines();
     QVERIFY2(pub.error.isEmpty(), qPrintable(pub.error));
-    const RunSelection sel = selectionOf({makeRun(Family::Transpose, 256, {{"copy", 1, 1, 1, 100, 1.0}, {"tiled", 2, 2, 2, 50, 0.5}})});
+    const RunSelection sel = selectionOf({makeRun(
+        transpose::kFamily, 256, {{"copy", 1, 1, 1, 100, 1.0}, {"tiled", 2, 2, 2, 50, 0.5}})});
     const TimingCharts charts = buildTimingCharts(sel, ChartOptions{});
     const ChartSpec* bw = chart(charts, QStringLiteral("bandwidth"));
     QVERIFY(bw->categories.contains(QStringLiteral("GTX 280 (published)")));
-    const ChartSeries* paperTiled = series(*bw, QStringLiteral("Published: %1").arg(variantTitle(Family::Transpose, "tiled")));
+    const ChartSeries* paperTiled =
+        series(*bw, QStringLiteral("Published: %1").arg(variantTitle(transpose::kFamily, "tiled")));
     QVERIFY(paperTiled);
     QVERIFY(paperTiled->published);
     QVERIFY(paperTiled->source.contains(QStringLiteral("Optimizing Matrix Transpose in CUDA")));
     QCOMPARE(valueAt(*bw, *paperTiled, QStringLiteral("GTX 280 (published)")), 16.5);
     QCOMPARE(valueAt(*bw, *paperTiled, QStringLiteral("Tesla M2090 (published)")), 92.8);
     QCOMPARE(valueAt(*bw, *paperTiled, QStringLiteral("Tesla K20X (published)")), 114.0);
-    const ChartSeries* paperDiag = series(*bw, QStringLiteral("Published: %1").arg(variantTitle(Family::Transpose, "diagonal")));
+    const ChartSeries* paperDiag = series(
+        *bw, QStringLiteral("Published: %1").arg(variantTitle(transpose::kFamily, "diagonal")));
     QCOMPARE(valueAt(*bw, *paperDiag, QStringLiteral("GTX 280 (published)")), 69.5);
     const ChartSpec* fraction = chart(charts, QStringLiteral("fraction"));
-    const ChartSeries* fracNaive = series(*fraction, QStringLiteral("Published: %1").arg(variantTitle(Family::Transpose, "naive")));
+    const ChartSeries* fracNaive = series(
+        *fraction, QStringLiteral("Published: %1").arg(variantTitle(transpose::kFamily, "naive")));
     QVERIFY(std::fabs(valueAt(*fraction, *fracNaive, QStringLiteral("Tesla K20X (published)")) - 92.0 / 147.6 * 100) < 1e-9);
     // The measured category says where it ran, beside the published devices.
     QCOMPARE(bw->categories.front(), QStringLiteral("CPU · TPB 256"));
@@ -157,7 +164,8 @@ class TstChartBuilder : public QObject {
   }
 
   void kcentersPublishedFiguresShareTheTpbAxis() {
-    const RunSelection sel = selectionOf({makeRun(Family::KCenters, 256, {{"shared-coalesced", 10, 9, 11}})});
+    const RunSelection sel =
+        selectionOf({makeRun(clustering::kKCenters, 256, {{"shared-coalesced", 10, 9, 11}})});
     const TimingCharts charts = buildTimingCharts(sel, ChartOptions{});
     const ChartSpec* time = chart(charts, QStringLiteral("time"));
     QCOMPARE(time->categories, (QStringList{"TPB 64", "TPB 128", "TPB 256", "TPB 512", "TPB 1024"}));
@@ -171,7 +179,8 @@ class TstChartBuilder : public QObject {
     const ChartSeries* sharedNc = series(*time, QStringLiteral("Published (GTX Titan): Non-coalesced + shared"));
     QCOMPARE(sharedNc->y, (QVector<double>{550.866, 1042.09, 2198.39, 2316.33, 2515.69}));
     // The measured value sits in the TPB 256 group with the published ones.
-    const ChartSeries* measured = series(*time, variantTitle(Family::KCenters, "shared-coalesced"));
+    const ChartSeries* measured =
+        series(*time, variantTitle(clustering::kKCenters, "shared-coalesced"));
     QCOMPARE(valueAt(*time, *measured, QStringLiteral("TPB 256")), 10.0);
     // The defect note travels with the figures.
     QVERIFY(time->notes.join(' ').contains(QStringLiteral("grid was sized for 256 threads")));
@@ -187,7 +196,8 @@ class TstChartBuilder : public QObject {
   }
 
   void kmeansKernelsStackAndIterationsLine() {
-    RunResult run = makeRun(Family::KMeans, 256, {{"shared-coalesced", 3.5, 3, 4}, {"global-interleaved", 9, 8, 10}});
+    RunResult run = makeRun(clustering::kKMeans, 256,
+                            {{"shared-coalesced", 3.5, 3, 4}, {"global-interleaved", 9, 8, 10}});
     const char* names[] = {"assignKernel", "centroidKernel", "scoreKernel"};
     for (size_t v = 0; v < run.variants.size(); ++v) {
       for (int k = 0; k < 3; ++k) {
@@ -226,7 +236,10 @@ class TstChartBuilder : public QObject {
   void cpuRunsShowTheH200Reference() {
     const PublishedBaselines& ref = gpuReference();
     QVERIFY2(ref.error.isEmpty(), qPrintable(ref.error));
-    const RunSelection sel = selectionOf({makeRun(Family::Transpose, 256, {{"copy", 1, 1, 1, 100, 1.0}, {"naive", 2, 2, 2, 46, 0.46}, {"padded", 3, 3, 3, 32, 0.32}})});
+    const RunSelection sel = selectionOf({makeRun(transpose::kFamily, 256,
+                                                  {{"copy", 1, 1, 1, 100, 1.0},
+                                                   {"naive", 2, 2, 2, 46, 0.46},
+                                                   {"padded", 3, 3, 3, 32, 0.32}})});
     ChartOptions opt;
     opt.showPublished = false;
     const TimingCharts charts = buildTimingCharts(sel, opt);
@@ -236,25 +249,33 @@ class TstChartBuilder : public QObject {
     for (const QString& c : fraction->categories)
       if (c == QStringLiteral("H200 (measured 2026-11-29)")) h200 = c;
     QVERIFY2(!h200.isEmpty(), qPrintable(fraction->categories.join(QStringLiteral(" | "))));
-    const ChartSeries* naive = series(*fraction, QStringLiteral("H200, measured 2026-11-29: %1").arg(variantTitle(Family::Transpose, "naive")));
+    const ChartSeries* naive =
+        series(*fraction, QStringLiteral("H200, measured 2026-11-29: %1")
+                              .arg(variantTitle(transpose::kFamily, "naive")));
     QVERIFY(naive);
     QVERIFY(naive->published && naive->reference);
     QVERIFY(std::fabs(valueAt(*fraction, *naive, h200) - 554.9 / 4015.6 * 100) < 1e-9);
     // The CPU's own bars stay what it measured, in their own category.
-    const ChartSeries* measured = series(*fraction, variantTitle(Family::Transpose, "naive"));
+    const ChartSeries* measured = series(*fraction, variantTitle(transpose::kFamily, "naive"));
     QCOMPARE(valueAt(*fraction, *measured, QStringLiteral("CPU · TPB 256")), 46.0);
     QVERIFY(fraction->caption.contains(QStringLiteral("cross-hatched")));
     // Every chart of a CPU run says it is one.
     for (const auto& c : charts.charts)
       QVERIFY2(c.notes.join(QLatin1Char(' ')).contains(QStringLiteral("CPU backend")), qPrintable(c.id));
     // Not beside a GPU run, and not when switched off.
-    for (const auto& c : buildTimingCharts(selectionOf({makeRun(Family::Transpose, 256, {{"copy", 1, 1, 1, 100, 1.0}}, "cuda")}), opt).charts)
+    for (const auto& c :
+         buildTimingCharts(
+             selectionOf({makeRun(transpose::kFamily, 256, {{"copy", 1, 1, 1, 100, 1.0}}, "cuda")}),
+             opt)
+             .charts)
       for (const auto& ser : c.series) QVERIFY(!ser.reference);
     opt.showGpuReference = false;
     for (const auto& c : buildTimingCharts(sel, opt).charts)
       for (const auto& ser : c.series) QVERIFY(!ser.reference);
     // k-centers: the H200's times per TPB beside the CPU's.
-    const TimingCharts kc = buildTimingCharts(selectionOf({makeRun(Family::KCenters, 256, {{"shared-coalesced", 10, 9, 11}})}), ChartOptions{});
+    const TimingCharts kc = buildTimingCharts(
+        selectionOf({makeRun(clustering::kKCenters, 256, {{"shared-coalesced", 10, 9, 11}})}),
+        ChartOptions{});
     const ChartSeries* h200kc = series(*chart(kc, QStringLiteral("time")), QStringLiteral("H200, measured 2026-11-29: Coalesced + shared"));
     QVERIFY(h200kc && h200kc->reference);
     QCOMPARE(h200kc->y, (QVector<double>{22.63, 20.51, 20.27, 20.29, 20.62}));
@@ -262,7 +283,7 @@ class TstChartBuilder : public QObject {
 
   // Issue 14, item 8: "Kernel time per iteration" is the median repetition, and says so.
   void iterationTimesAreTheMedianRepetition() {
-    RunResult run = makeRun(Family::KMeans, 256, {{"shared-coalesced", 3.5, 3, 4}});
+    RunResult run = makeRun(clustering::kKMeans, 256, {{"shared-coalesced", 3.5, 3, 4}});
     for (int it = 0; it < 3; ++it) {
       IterationRecord r;
       r.iteration = it + 1;
@@ -285,28 +306,37 @@ class TstChartBuilder : public QObject {
 
   // Issue 14, item 4: a file of several families charts each of them.
   void mixedFamiliesChartEachFamily() {
-    RunResult km = makeRun(Family::KMeans, 256, {{"shared-coalesced", 3.5, 3, 4}});
+    RunResult km = makeRun(clustering::kKMeans, 256, {{"shared-coalesced", 3.5, 3, 4}});
     KernelResult kr;
     kr.name = "assign";
     km.variants[0].kernels = {kr, kr};
-    const RunSelection sel = selectionOf({makeRun(Family::Transpose, 256, {{"copy", 1, 1, 1, 100, 1.0}}), km});
-    QVERIFY(familiesOf(sel) == (QVector<Family>{Family::Transpose, Family::KMeans}));
+    const RunSelection sel =
+        selectionOf({makeRun(transpose::kFamily, 256, {{"copy", 1, 1, 1, 100, 1.0}}), km});
+    QVERIFY(familiesOf(sel) == (QVector<Family>{transpose::kFamily, clustering::kKMeans}));
     const TimingCharts first = buildTimingCharts(sel, ChartOptions{});
-    QCOMPARE(first.family, Family::Transpose);
+    QCOMPARE(first.family, transpose::kFamily);
     QVERIFY(chart(first, QStringLiteral("time"))->notes.join(QLatin1Char(' ')).contains(QStringLiteral("choose their family")));
     ChartOptions kmeans;
-    kmeans.family = Family::KMeans;
+    kmeans.family = clustering::kKMeans;
     const TimingCharts second = buildTimingCharts(sel, kmeans);
-    QCOMPARE(second.family, Family::KMeans);
+    QCOMPARE(second.family, clustering::kKMeans);
     QVERIFY(chart(second, QStringLiteral("kernels")));
   }
 
   // Issue 14, item 4: the default speed-up compares variants of one size, never the copy.
   void speedupDefaultComparesLikeWithLike() {
-    RunResult small = makeRun(Family::Transpose, 256, {{"copy", 0.13, 0.13, 0.13, 4000, 1}, {"naive", 0.97, 0.9, 1, 550, 0.14}, {"padded", 0.15, 0.15, 0.16, 3500, 0.87}}, "cuda");
-    small.request.transpose.width = small.request.transpose.height = 8192;
-    RunResult large = makeRun(Family::Transpose, 256, {{"copy", 0.51, 0.5, 0.52, 4100, 1}, {"padded", 0.6, 0.6, 0.61, 3500, 0.85}}, "cuda");
-    large.request.transpose.width = large.request.transpose.height = 16384;
+    RunResult small = makeRun(transpose::kFamily, 256,
+                              {{"copy", 0.13, 0.13, 0.13, 4000, 1},
+                               {"naive", 0.97, 0.9, 1, 550, 0.14},
+                               {"padded", 0.15, 0.15, 0.16, 3500, 0.87}},
+                              "cuda");
+    small.request.section<TransposeProblem>().width =
+        small.request.section<TransposeProblem>().height = 8192;
+    RunResult large = makeRun(
+        transpose::kFamily, 256,
+        {{"copy", 0.51, 0.5, 0.52, 4100, 1}, {"padded", 0.6, 0.6, 0.61, 3500, 0.85}}, "cuda");
+    large.request.section<TransposeProblem>().width =
+        large.request.section<TransposeProblem>().height = 16384;
     ChartOptions opt;
     opt.showPublished = false;
     const TimingCharts charts = buildTimingCharts(selectionOf({small, large}), opt);
@@ -314,12 +344,13 @@ class TstChartBuilder : public QObject {
     panel.setEntries(charts.speedups);
     const QString text = panel.oldLabel() + QStringLiteral(" / ") + panel.newLabel();
     QVERIFY2(text.count(QStringLiteral("8192x8192")) == 2, qPrintable(text));
-    QVERIFY2(!text.contains(variantTitle(Family::Transpose, "copy")), qPrintable(text));
-    QVERIFY2(text.contains(variantTitle(Family::Transpose, "naive")), qPrintable(text));
+    QVERIFY2(!text.contains(variantTitle(transpose::kFamily, "copy")), qPrintable(text));
+    QVERIFY2(text.contains(variantTitle(transpose::kFamily, "naive")), qPrintable(text));
   }
 
   void tooltipsGiveExactValues() {
-    const RunSelection sel = selectionOf({makeRun(Family::KCenters, 256, {{"shared-coalesced", 12.3456789, 11.5, 13.25}})});
+    const RunSelection sel = selectionOf(
+        {makeRun(clustering::kKCenters, 256, {{"shared-coalesced", 12.3456789, 11.5, 13.25}})});
     const TimingCharts charts = buildTimingCharts(sel, ChartOptions{});
     const ChartSpec* time = chart(charts, QStringLiteral("time"));
     int measured = -1, published = -1;

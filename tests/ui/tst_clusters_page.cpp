@@ -16,6 +16,7 @@
 #include "chart_view.h"
 #include "clusters_page.h"
 #include "clusters_view.h"
+#include "kernellab/clustering_request.h"
 #include "kernellab/json_io.h"
 #include "main_window.h"
 #include "point_source.h"
@@ -94,8 +95,8 @@ class TstClustersPage : public QObject {
     const ClusteringProblem problem = demoProblem();
     const DatasetPoints pts = makeDatasetPoints(problem, 7);
     RunResult run;
-    run.request.family = Family::KCenters;
-    run.request.clustering = problem;
+    run.request.family = clustering::kKCenters;
+    run.request.section<ClusteringProblem>() = problem;
     run.request.seed = 7;
     run.request.backend = BackendChoice::Cpu;
     run.backend = "cpu";
@@ -105,7 +106,7 @@ class TstClustersPage : public QObject {
     VariantResult v;
     v.variant = "shared-coalesced";
     expected_ = kcenters(pts, problem.k, v.iterations);
-    v.clustering = expected_;
+    v.details.set(expected_);
     run.variants.push_back(v);
     ResultsFile file;
     file.runs.push_back(run);
@@ -161,8 +162,8 @@ class TstClustersPage : public QObject {
     auto* page = dynamic_cast<ClustersPage*>(w.page(QStringLiteral("clusters")));
     auto* timing = dynamic_cast<TimingPage*>(w.page(QStringLiteral("timing")));
     RunRequest r;
-    r.family = Family::KMeans;
-    r.clustering = demoProblem();
+    r.family = clustering::kKMeans;
+    r.section<ClusteringProblem>() = demoProblem();
     r.seed = 7;
     page->runStarted(r, {});
     timing->runStarted(r, {});

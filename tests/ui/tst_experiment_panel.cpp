@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: MIT
 // The experiment panel: every switch and field changes the request it hands out.
-#include <QCheckBox>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QWheelEvent>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QWheelEvent>
 #include <QtTest>
 
 #include "experiment_panel.h"
+#include "kernellab/clustering_request.h"
 #include "kernellab/experiment.h"
 #include "kernellab/json_io.h"
+#include "kernellab/knn.h"
+#include "kernellab/transpose.h"
 
 using namespace kernellab;
 using kernellab::widgets::ExperimentPanel;
@@ -47,12 +50,13 @@ class TstExperimentPanel : public QObject {
     ExperimentPanel p;
     p.setVariantCatalog(&catalog);
     RunRequest r;
-    r.family = Family::Transpose;
+    r.family = transpose::kFamily;
     p.setRequest(r);
     QStringList expected;
-    for (const auto& v : describeVariants(Family::Transpose)) expected << QString::fromStdString(v.id);
+    for (const auto& v : describeVariants(transpose::kFamily))
+      expected << QString::fromStdString(v.id);
     QCOMPARE(p.variantIds(), expected);
-    for (const auto& v : describeVariants(Family::Transpose)) {
+    for (const auto& v : describeVariants(transpose::kFamily)) {
       QCheckBox* box = p.variantSwitch(QString::fromStdString(v.id));
       QVERIFY(box);
       QVERIFY(box->isChecked());  // an empty variant list means "every variant"
@@ -95,23 +99,24 @@ class TstExperimentPanel : public QObject {
     QVERIFY(tpb);
     tpb->setCurrentIndex(tpb->findText(QStringLiteral("128")));
     QCOMPARE(p.request().launch.threadsPerBlock, 128);
-    QCOMPARE(p.request().launch.rowsPerThread, 8);  // tile 32: 32 x 4 threads, 8 rows each
+    QCOMPARE(p.request().section<TransposeProblem>().rowsPerThread,
+             8);  // tile 32: 32 x 4 threads, 8 rows each
     QComboBox* tile = nullptr;
     for (QComboBox* c : p.findChildren<QComboBox*>())
       if (c->count() == 2 && c->itemText(0) == QLatin1String("16")) tile = c;
     QVERIFY(tile);
     tile->setCurrentIndex(0);
-    QCOMPARE(p.request().launch.tile, 16);
+    QCOMPARE(p.request().section<TransposeProblem>().tile, 16);
     RunRequest r = p.request();
-    r.transpose.width = 1000;
-    r.transpose.height = 37;
+    r.section<TransposeProblem>().width = 1000;
+    r.section<TransposeProblem>().height = 37;
     r.repetitions = 7;
     r.seed = 42;
     r.backend = BackendChoice::Cpu;
     p.setRequest(r);
     const RunRequest back = p.request();
-    QCOMPARE(back.transpose.width, int64_t(1000));
-    QCOMPARE(back.transpose.height, int64_t(37));
+    QCOMPARE(back.section<TransposeProblem>().width, int64_t(1000));
+    QCOMPARE(back.section<TransposeProblem>().height, int64_t(37));
     QCOMPARE(back.repetitions, 7);
     QCOMPARE(back.seed, uint64_t(42));
     QCOMPARE(back.backend, BackendChoice::Cpu);
@@ -121,25 +126,25 @@ class TstExperimentPanel : public QObject {
     ExperimentPanel p;
     p.setVariantCatalog(&catalog);
     RunRequest r;
-    r.family = Family::KMeans;
-    r.clustering.n = 123456;
-    r.clustering.k = 12;
-    r.clustering.d = 7;
-    r.clustering.shape = DatasetShape::Blobs;
-    r.clustering.noiseFraction = 0.05;
-    r.clustering.init = InitMethod::KMeansPlusPlus;
-    r.clustering.maxIterations = 33;
+    r.family = clustering::kKMeans;
+    r.section<ClusteringProblem>().n = 123456;
+    r.section<ClusteringProblem>().k = 12;
+    r.section<ClusteringProblem>().d = 7;
+    r.section<ClusteringProblem>().shape = DatasetShape::Blobs;
+    r.section<ClusteringProblem>().noiseFraction = 0.05;
+    r.section<ClusteringProblem>().init = InitMethod::KMeansPlusPlus;
+    r.section<ClusteringProblem>().maxIterations = 33;
     r.launch.threadsPerBlock = 512;
     p.setRequest(r);
     const RunRequest back = p.request();
-    QCOMPARE(back.clustering.n, int64_t(123456));
-    QCOMPARE(back.family, Family::KMeans);
-    QCOMPARE(back.clustering.k, 12);
-    QCOMPARE(back.clustering.d, 7);
-    QCOMPARE(back.clustering.shape, DatasetShape::Blobs);
-    QCOMPARE(back.clustering.noiseFraction, 0.05);
-    QCOMPARE(back.clustering.init, InitMethod::KMeansPlusPlus);
-    QCOMPARE(back.clustering.maxIterations, 33);
+    QCOMPARE(back.section<ClusteringProblem>().n, int64_t(123456));
+    QCOMPARE(back.family, clustering::kKMeans);
+    QCOMPARE(back.section<ClusteringProblem>().k, 12);
+    QCOMPARE(back.section<ClusteringProblem>().d, 7);
+    QCOMPARE(back.section<ClusteringProblem>().shape, DatasetShape::Blobs);
+    QCOMPARE(back.section<ClusteringProblem>().noiseFraction, 0.05);
+    QCOMPARE(back.section<ClusteringProblem>().init, InitMethod::KMeansPlusPlus);
+    QCOMPARE(back.section<ClusteringProblem>().maxIterations, 33);
     QCOMPARE(back.launch.threadsPerBlock, 512);
     // Editing N through its field reaches the request.
     QSpinBox* n = nullptr;
@@ -147,7 +152,7 @@ class TstExperimentPanel : public QObject {
       if (s->value() == 123456) n = s;
     QVERIFY(n);
     n->setValue(5000);
-    QCOMPARE(p.request().clustering.n, int64_t(5000));
+    QCOMPARE(p.request().section<ClusteringProblem>().n, int64_t(5000));
   }
 
   void familyChangeRebuildsSwitchesAndSweepAxes() {
@@ -157,8 +162,9 @@ class TstExperimentPanel : public QObject {
     QComboBox* family = comboWithItem(p, QStringLiteral("k-means"));
     QVERIFY(family);
     family->setCurrentIndex(family->findText(QStringLiteral("k-centers")));
-    QCOMPARE(p.request().family, Family::KCenters);
-    QCOMPARE(p.variantIds().size(), static_cast<int>(describeVariants(Family::KCenters).size()));
+    QCOMPARE(p.request().family, clustering::kKCenters);
+    QCOMPARE(p.variantIds().size(),
+             static_cast<int>(describeVariants(clustering::kKCenters).size()));
     p.setSweep(QStringLiteral("n"), QStringLiteral("1000, 10000,100000"));
     const auto axes = p.sweepAxes();
     QCOMPARE(axes.size(), size_t(1));
@@ -172,7 +178,7 @@ class TstExperimentPanel : public QObject {
     ExperimentPanel p;
     p.setVariantCatalog(&catalog);
     RunRequest r;
-    r.family = Family::KMeans;
+    r.family = clustering::kKMeans;
     p.setRequest(r);
     QVERIFY(p.variantIds().contains(QStringLiteral("best")));
     QVERIFY(p.variantIds().contains(QStringLiteral("cublas")));
@@ -215,18 +221,18 @@ class TstExperimentPanel : public QObject {
     ExperimentPanel p;
     p.setVariantCatalog(&catalog);
     RunRequest r;
-    r.family = Family::KMeans;
+    r.family = clustering::kKMeans;
     r.variants = {"shared-coalesced"};
-    r.clustering.inputPath = "/data/iris.csv";
-    r.clustering.n = 150;  // as a run records them: the file's size
-    r.clustering.d = 4;
-    r.clustering.k = 3;
-    r.clustering.init = InitMethod::Given;
-    r.clustering.centersPath = "/data/iris_centers_k3.csv";
-    r.clustering.maxIterations = 40;
+    r.section<ClusteringProblem>().inputPath = "/data/iris.csv";
+    r.section<ClusteringProblem>().n = 150;  // as a run records them: the file's size
+    r.section<ClusteringProblem>().d = 4;
+    r.section<ClusteringProblem>().k = 3;
+    r.section<ClusteringProblem>().init = InitMethod::Given;
+    r.section<ClusteringProblem>().centersPath = "/data/iris_centers_k3.csv";
+    r.section<ClusteringProblem>().maxIterations = 40;
     for (StopRule rule : {StopRule::FixedPoint, StopRule::ScoreChange}) {
-      r.clustering.stopRule = rule;
-      r.clustering.epsilon = rule == StopRule::ScoreChange ? 0.001 : 1e-4;
+      r.section<ClusteringProblem>().stopRule = rule;
+      r.section<ClusteringProblem>().epsilon = rule == StopRule::ScoreChange ? 0.001 : 1e-4;
       p.setRequest(r);
       QCOMPARE(nlohmann::json(p.request()).dump(), nlohmann::json(r).dump());
     }
@@ -236,8 +242,8 @@ class TstExperimentPanel : public QObject {
       if (c->toolTip().contains(QStringLiteral("Lloyd's fixed point"))) stop = c;
     QVERIFY(stop);
     stop->setCurrentIndex(stop->findData(int(StopRule::FixedPoint)));
-    QCOMPARE(p.request().clustering.stopRule, StopRule::FixedPoint);
-    QCOMPARE(p.request().clustering.init, InitMethod::Given);
+    QCOMPARE(p.request().section<ClusteringProblem>().stopRule, StopRule::FixedPoint);
+    QCOMPARE(p.request().section<ClusteringProblem>().init, InitMethod::Given);
   }
 
   // Issue 14, item 7: the transpose Tile field comes back after KNN -> k-means -> transpose.
@@ -253,18 +259,18 @@ class TstExperimentPanel : public QObject {
       if (c->toolTip().startsWith(QStringLiteral("Edge of the square tile"))) tile = c;
     QVERIFY(family && tile);
     QVERIFY(tile->isVisible());
-    for (Family f : {Family::Knn, Family::KMeans, Family::Transpose}) {
-      family->setCurrentIndex(family->findData(int(f)));
+    for (Family f : {knn::kFamily, clustering::kKMeans, transpose::kFamily}) {
+      family->setCurrentIndex(family->findData(QString::fromLatin1((f).id())));
       QCoreApplication::processEvents();
-      QCOMPARE(tile->isVisible(), f == Family::Transpose);
+      QCOMPARE(tile->isVisible(), f == transpose::kFamily);
     }
     // And through setRequest, as loading a request does.
-    for (Family f : {Family::Knn, Family::KMeans, Family::Transpose}) {
+    for (Family f : {knn::kFamily, clustering::kKMeans, transpose::kFamily}) {
       RunRequest r;
       r.family = f;
       p.setRequest(r);
       QCoreApplication::processEvents();
-      QCOMPARE(tile->isVisible(), f == Family::Transpose);
+      QCOMPARE(tile->isVisible(), f == transpose::kFamily);
     }
   }
 
@@ -273,8 +279,8 @@ class TstExperimentPanel : public QObject {
     ExperimentPanel p;
     p.setVariantCatalog(&catalog);
     RunRequest r;
-    r.family = Family::Transpose;
-    r.launch.tile = 32;
+    r.family = transpose::kFamily;
+    r.section<TransposeProblem>().tile = 32;
     r.launch.threadsPerBlock = 256;
     p.setRequest(r);
     QComboBox* tpb = comboWithItem(p, QStringLiteral("1024"));
@@ -296,12 +302,14 @@ class TstExperimentPanel : public QObject {
     for (int i = 0; i < tpb->count(); ++i) {
       tpb->setCurrentIndex(i);
       const RunRequest q = p.request();
-      QCOMPARE(q.launch.tile * q.launch.tile % q.launch.threadsPerBlock, 0);
-      QCOMPARE(q.launch.threadsPerBlock % q.launch.tile, 0);
+      QCOMPARE(q.section<TransposeProblem>().tile * q.section<TransposeProblem>().tile %
+                   q.launch.threadsPerBlock,
+               0);
+      QCOMPARE(q.launch.threadsPerBlock % q.section<TransposeProblem>().tile, 0);
     }
     // Other families are offered every size.
     QComboBox* family = comboWithItem(p, QStringLiteral("k-means"));
-    family->setCurrentIndex(family->findData(int(Family::KMeans)));
+    family->setCurrentIndex(family->findData(QString::fromLatin1((clustering::kKMeans).id())));
     QVERIFY(tpb->findText(QStringLiteral("1024")) >= 0);
   }
 
@@ -352,36 +360,36 @@ class TstExperimentPanel : public QObject {
     ExperimentPanel p;
     p.setVariantCatalog(&catalog);
     RunRequest r;
-    r.family = Family::Knn;
-    r.knn.rows = 120;
-    r.knn.cols = 90;
-    r.knn.components = 4;
-    r.knn.window = 6;
-    r.knn.k = 5;
-    r.knn.inputPath = "/data/scene.npy";
-    r.launch.blockX = 32;
-    r.launch.blockY = 8;
+    r.family = knn::kFamily;
+    r.section<KnnProblem>().rows = 120;
+    r.section<KnnProblem>().cols = 90;
+    r.section<KnnProblem>().components = 4;
+    r.section<KnnProblem>().window = 6;
+    r.section<KnnProblem>().k = 5;
+    r.section<KnnProblem>().inputPath = "/data/scene.npy";
+    r.section<KnnProblem>().blockX = 32;
+    r.section<KnnProblem>().blockY = 8;
     r.recordSchedule = true;  // KNN records no schedules: the panel does not ask for them
     p.setRequest(r);
     const RunRequest back = p.request();
-    QCOMPARE(back.family, Family::Knn);
-    QCOMPARE(back.knn.rows, 120);
-    QCOMPARE(back.knn.cols, 90);
-    QCOMPARE(back.knn.components, 4);
-    QCOMPARE(back.knn.window, 6);
-    QCOMPARE(back.knn.k, 5);
-    QCOMPARE(back.knn.inputPath, std::string("/data/scene.npy"));
-    QCOMPARE(back.launch.blockX, 32);
-    QCOMPARE(back.launch.blockY, 8);
+    QCOMPARE(back.family, knn::kFamily);
+    QCOMPARE(back.section<KnnProblem>().rows, 120);
+    QCOMPARE(back.section<KnnProblem>().cols, 90);
+    QCOMPARE(back.section<KnnProblem>().components, 4);
+    QCOMPARE(back.section<KnnProblem>().window, 6);
+    QCOMPARE(back.section<KnnProblem>().k, 5);
+    QCOMPARE(back.section<KnnProblem>().inputPath, std::string("/data/scene.npy"));
+    QCOMPARE(back.section<KnnProblem>().blockX, 32);
+    QCOMPARE(back.section<KnnProblem>().blockY, 8);
     QVERIFY(!back.recordSchedule);
     QSpinBox* width = spinWithTooltip(p, QStringLiteral("Block width"));
     QVERIFY(width);
     width->setValue(64);
-    QCOMPARE(p.request().launch.blockX, 64);
+    QCOMPARE(p.request().section<KnnProblem>().blockX, 64);
     width->setValue(0);  // auto: from threads per block
-    QCOMPARE(p.request().launch.blockX, 0);
+    QCOMPARE(p.request().section<KnnProblem>().blockX, 0);
     // Transpose again: the schedule switch is offered and remembered.
-    r.family = Family::Transpose;
+    r.family = transpose::kFamily;
     p.setRequest(r);
     QVERIFY(p.request().recordSchedule);
   }

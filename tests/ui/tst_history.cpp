@@ -15,7 +15,10 @@
 #include "experiment_panel.h"
 #include "history_dock.h"
 #include "history_store.h"
+#include "kernellab/clustering_request.h"
 #include "kernellab/json_io.h"
+#include "kernellab/knn.h"
+#include "kernellab/transpose.h"
 #include "main_window.h"
 #include "message_banner.h"
 #include "run_text.h"
@@ -90,7 +93,7 @@ class TstHistory : public QObject {
     const widgets::ChartSpec& spec = timing->view()->chartView()->chart();
     QCOMPARE(spec.categories.mid(0, 2), (QStringList{"TPB 64", "TPB 256"}));
     for (const auto& s : spec.series)
-      if (s.name == variantTitle(Family::Transpose, "padded")) {
+      if (s.name == variantTitle(transpose::kFamily, "padded")) {
         QCOMPARE(s.y.size(), 2);
         QCOMPARE(s.y[0], file.runs[0].variants[3].total.medianMs);
         QCOMPARE(s.y[1], file.runs[1].variants[3].total.medianMs);
@@ -140,8 +143,9 @@ class TstHistory : public QObject {
   void aMixedFileHasARowPerRun() {
     ResultsFile file;
     RunResult t;
-    t.request.family = Family::Transpose;
-    t.request.transpose.width = t.request.transpose.height = 512;
+    t.request.family = transpose::kFamily;
+    t.request.section<TransposeProblem>().width = t.request.section<TransposeProblem>().height =
+        512;
     t.backend = "cpu";
     t.device.name = "test CPU";
     t.createdAt = "2026-11-29T20:07:06Z";
@@ -153,10 +157,10 @@ class TstHistory : public QObject {
       t.variants.push_back(v);
     }
     RunResult k;
-    k.request.family = Family::KMeans;
-    k.request.clustering.n = 1000;
-    k.request.clustering.k = 4;
-    k.request.clustering.d = 2;
+    k.request.family = clustering::kKMeans;
+    k.request.section<ClusteringProblem>().n = 1000;
+    k.request.section<ClusteringProblem>().k = 4;
+    k.request.section<ClusteringProblem>().d = 2;
     k.backend = "cpu";
     k.device.name = "test CPU";
     k.createdAt = "2026-11-29T20:07:39Z";
@@ -201,9 +205,9 @@ class TstHistory : public QObject {
     for (const auto& c : timing->charts()) ids << c.id;
     QVERIFY2(ids.contains(QStringLiteral("transpose-time")) && ids.contains(QStringLiteral("kmeans-time")), qPrintable(ids.join(QLatin1Char(' '))));
     QVERIFY(w.showChart(QStringLiteral("kernels")));
-    QCOMPARE(timing->family(), Family::KMeans);
+    QCOMPARE(timing->family(), clustering::kKMeans);
     QCOMPARE(timing->view()->currentChartId(), QStringLiteral("kernels"));
-    QVERIFY(timing->showFamily(Family::Transpose));
+    QVERIFY(timing->showFamily(transpose::kFamily));
     QCOMPARE(timing->view()->charts().front().id, QStringLiteral("time"));
 
     // Issue 14, item 2: a window asked for 1200 px keeps it, whatever tab is shown.
@@ -220,9 +224,9 @@ class TstHistory : public QObject {
 
     // The k-means run's row: it becomes the primary run.
     tree->setCurrentItem(entry->child(1));
-    QCOMPARE(w.selection().primaryRun()->run().request.family, Family::KMeans);
+    QCOMPARE(w.selection().primaryRun()->run().request.family, clustering::kKMeans);
     tree->setCurrentItem(entry->child(0));
-    QCOMPARE(w.selection().primaryRun()->run().request.family, Family::Transpose);
+    QCOMPARE(w.selection().primaryRun()->run().request.family, transpose::kFamily);
   }
 
   void historySurvivesARestart() {
@@ -342,8 +346,8 @@ class TstHistory : public QObject {
     file.runs[0].variants.push_back(file.runs[0].variants[0]);
     file.runs[0].variants[1].variant = "global-coalesced";
     file.runs[0].variants[2].variant = "shared-interleaved";
-    file.runs[0].variants[2].clustering->labels[12345] = 3;
-    ClusteringOutput& out = *file.runs[0].variants[0].clustering;
+    file.runs[0].variants[2].detail<ClusteringOutput>()->labels[12345] = 3;
+    ClusteringOutput& out = *file.runs[0].variants[0].detail<ClusteringOutput>();
     for (size_t i = 0; i < out.centers.size(); ++i) out.centers[i] = float(i) * 0.37f - 100.f;
     for (int b = 0; b < 20000; ++b)
       file.runs[0].variants[0].schedule.push_back(
@@ -360,7 +364,11 @@ class TstHistory : public QObject {
     QVERIFY2(kept * 10 < plain,
              qPrintable(QStringLiteral("%1 bytes kept for %2 of JSON").arg(kept).arg(plain)));
     // The JSON alone is still a results file (without the arrays).
-    QVERIFY(readResultsFile(path.toStdString()).runs[0].variants[0].clustering->labels.empty());
+    QVERIFY(readResultsFile(path.toStdString())
+                .runs[0]
+                .variants[0]
+                .detail<ClusteringOutput>()
+                ->labels.empty());
     HistoryStore store(dir);
     store.load();
     QCOMPARE(store.entries().size(), 1);
@@ -373,18 +381,19 @@ class TstHistory : public QObject {
     ResultsFile knn;
     knn.runs.emplace_back();
     RunRequest& r = knn.runs[0].request;
-    r.family = Family::Knn;
-    r.knn.rows = 40;
-    r.knn.cols = 30;
-    r.knn.k = 5;
+    r.family = knn::kFamily;
+    r.section<KnnProblem>().rows = 40;
+    r.section<KnnProblem>().cols = 30;
+    r.section<KnnProblem>().k = 5;
     VariantResult v;
     v.variant = "global";
-    v.knn = KnnDetails{};
-    v.knn->k = 5;
+    v.details.set(KnnDetails{});
+    v.detail<KnnDetails>()->k = 5;
     for (int p = 0; p < 1200; ++p)
       for (int j = 0; j < 5; ++j) {
-        v.knn->indices.push_back(j == 4 && p % 97 == 0 ? -1 : std::clamp(p + j * 30 - 60, 0, 1199));
-        v.knn->squaredDistances.push_back(0.5f * j + p * 1e-3f);
+        v.detail<KnnDetails>()->indices.push_back(
+            j == 4 && p % 97 == 0 ? -1 : std::clamp(p + j * 30 - 60, 0, 1199));
+        v.detail<KnnDetails>()->squaredDistances.push_back(0.5f * j + p * 1e-3f);
       }
     knn.runs[0].variants.push_back(v);
     const QString knnPath = HistoryStore::writeRunFile(dir, knn, &error);

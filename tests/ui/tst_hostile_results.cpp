@@ -15,6 +15,7 @@
 #include "history_store.h"
 #include "kernellab/clustering.h"
 #include "kernellab/json_io.h"
+#include "kernellab/transpose.h"
 #include "main_window.h"
 #include "message_banner.h"
 #include "point_cloud_math.h"
@@ -119,7 +120,7 @@ class TstHostileResults : public QObject {
 
   void aLabelBeyondKIsRefusedAtOnce() {
     ResultsFile file = kltest::smallKMeans(1000, 4, 3);
-    file.runs[0].variants[0].clustering->labels[7] = 2147483646;
+    file.runs[0].variants[0].detail<ClusteringOutput>()->labels[7] = 2147483646;
     QVERIFY(kltest::writeResults(path(QStringLiteral("label.json")), file));
     MainWindow w;
     QElapsedTimer t;
@@ -136,13 +137,13 @@ class TstHostileResults : public QObject {
     QTest::addColumn<QString>("field");
     QTest::addColumn<QString>("says");
     QTest::newRow("negative label") << "label"
-                                    << "label -2 at point 7";
+                                    << "clustering.labels[7] = -2 is outside -1..3";
     QTest::newRow("labels not N") << "short"
-                                  << "labels has 999 entries, expected 1000";
+                                  << "clustering.labels has 999 entries; N needs 1000";
     QTest::newRow("centers not KxD") << "centers"
-                                     << "centers has 5 entries, expected 12";
+                                     << "clustering.centers has 5 values; K x D is 4 x 3";
     QTest::newRow("center index beyond N") << "center-index"
-                                           << "center index 1000 is outside 0..999";
+                                           << "center_indices[1] = 1000 is outside 0..999";
     QTest::newRow("SM id") << "sm"
                            << "SM 2000000000 is outside";
     QTest::newRow("block ends first") << "block-time"
@@ -151,18 +152,19 @@ class TstHostileResults : public QObject {
                                     << "device max_threads_per_block = 2147483647";
     QTest::newRow("no runs") << "no-runs"
                              << "holds no runs";
-    QTest::newRow("huge transpose") << "transpose"
-                                    << "transpose width = 4294967296 is above";
+    QTest::newRow("huge transpose")
+        << "transpose"
+        << "transpose.width = 4294967296 is above the limit of 16777216";
     QTest::newRow("sweep not the runs") << "sweep"
                                         << "the sweep's axes make 3 runs, but the file holds 1";
     QTest::newRow("chosen point") << "chosen"
-                                  << "iteration 2 chose point 5000, outside 0..999";
+                                  << "chosen_point = 5000 is outside -1..999";
   }
   void everyIndexIsCheckedBeforeUse() {
     QFETCH(QString, field);
     QFETCH(QString, says);
     ResultsFile file = kltest::smallKMeans(1000, 4, 3);
-    ClusteringOutput& out = *file.runs[0].variants[0].clustering;
+    ClusteringOutput& out = *file.runs[0].variants[0].detail<ClusteringOutput>();
     if (field == QLatin1String("label")) out.labels[7] = -2;
     if (field == QLatin1String("short")) out.labels.pop_back();
     if (field == QLatin1String("centers")) out.centers.resize(5);
@@ -182,9 +184,9 @@ class TstHostileResults : public QObject {
     if (field == QLatin1String("sweep"))
       file.sweep.push_back(SweepAxis{"tpb", {"64", "128", "256"}});
     if (field == QLatin1String("transpose")) {
-      file.runs[0].request.family = Family::Transpose;
-      file.runs[0].request.transpose.width = int64_t(1) << 32;
-      file.runs[0].variants[0].clustering.reset();
+      file.runs[0].request.family = transpose::kFamily;
+      file.runs[0].request.section<TransposeProblem>().width = int64_t(1) << 32;
+      file.runs[0].variants[0].details.erase<ClusteringOutput>();
     }
     const QString problem = validateResults(file);
     QVERIFY2(problem.contains(says), qPrintable(problem));
@@ -211,8 +213,8 @@ class TstHostileResults : public QObject {
     const QString fifo = path(QStringLiteral("points.csv"));
     if (!kltest::makeFifo(fifo)) QSKIP("no mkfifo here");
     ResultsFile file = kltest::smallKMeans(1000, 4, 3);
-    file.runs[0].request.clustering.inputPath = fifo.toStdString();
-    file.runs[0].request.clustering.centersPath = "/dev/zero";
+    file.runs[0].request.section<ClusteringProblem>().inputPath = fifo.toStdString();
+    file.runs[0].request.section<ClusteringProblem>().centersPath = "/dev/zero";
     QVERIFY(kltest::writeResults(path(QStringLiteral("names-fifo.json")), file));
     MainWindow w;
     QString error;
@@ -244,8 +246,8 @@ class TstHostileResults : public QObject {
              qPrintable(page->view()->captionText()));
     // The sample's points are the full set's: point i of the sample is point sourceIndex[i].
     const std::vector<int64_t> pick{(*g.sourceIndex)[5]};
-    const clustering::PointSet one = clustering::generatePointsAt(file.runs[0].request.clustering,
-                                                                  file.runs[0].request.seed, pick);
+    const clustering::PointSet one = clustering::generatePointsAt(
+        file.runs[0].request.section<ClusteringProblem>(), file.runs[0].request.seed, pick);
     for (int j = 0; j < 3; ++j)
       QCOMPARE((*g.values)[5 * 3 + j], one.values[static_cast<size_t>(j)]);
   }

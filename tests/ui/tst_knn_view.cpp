@@ -138,13 +138,13 @@ class TstKnnView : public QObject {
 
   void chartsShowEveryVariantWithUnits() {
     RunRequest r;
-    r.family = Family::Knn;
-    r.knn.rows = 24;
-    r.knn.cols = 36;
-    r.knn.components = 3;
-    r.knn.window = 4;
-    r.knn.k = 6;
-    r.knn.keepNeighbours = true;
+    r.family = knn::kFamily;
+    r.section<KnnProblem>().rows = 24;
+    r.section<KnnProblem>().cols = 36;
+    r.section<KnnProblem>().components = 3;
+    r.section<KnnProblem>().window = 4;
+    r.section<KnnProblem>().k = 6;
+    r.section<KnnProblem>().keepNeighbours = true;
     r.backend = BackendChoice::Cpu;
     r.warmup = 0;
     r.repetitions = 2;
@@ -182,13 +182,13 @@ class TstKnnView : public QObject {
     const QByteArray shotPath = qgetenv("KLTEST_SCREENSHOT");
     if (shotPath.isEmpty()) QSKIP("set KLTEST_SCREENSHOT=<file.png> to save the view");
     RunRequest r;
-    r.family = Family::Knn;
-    r.knn.rows = 120;
-    r.knn.cols = 160;
-    r.knn.components = 3;
-    r.knn.window = 14;
-    r.knn.k = 8;
-    r.knn.keepNeighbours = true;
+    r.family = knn::kFamily;
+    r.section<KnnProblem>().rows = 120;
+    r.section<KnnProblem>().cols = 160;
+    r.section<KnnProblem>().components = 3;
+    r.section<KnnProblem>().window = 14;
+    r.section<KnnProblem>().k = 8;
+    r.section<KnnProblem>().keepNeighbours = true;
     r.backend = BackendChoice::Cpu;
     r.warmup = 0;
     r.repetitions = 3;

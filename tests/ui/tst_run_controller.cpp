@@ -6,6 +6,8 @@
 #include <QtTest>
 
 #include "app_types.h"
+#include "kernellab/clustering_request.h"
+#include "kernellab/transpose.h"
 #include "run_coordinator.h"
 #include "window_test_support.h"
 
@@ -53,13 +55,13 @@ class TstRunController : public QObject {
   void progressMovesWithTheWork() {
     RunCoordinator c(dir_);
     RunRequest r;
-    r.family = Family::KMeans;
+    r.family = clustering::kKMeans;
     r.variants = {"shared-coalesced", "global-interleaved"};
-    r.clustering.n = 20000;
-    r.clustering.k = 8;
-    r.clustering.d = 16;
-    r.clustering.maxIterations = 15;
-    r.clustering.epsilon = 0;
+    r.section<ClusteringProblem>().n = 20000;
+    r.section<ClusteringProblem>().k = 8;
+    r.section<ClusteringProblem>().d = 16;
+    r.section<ClusteringProblem>().maxIterations = 15;
+    r.section<ClusteringProblem>().epsilon = 0;
     r.repetitions = 3;
     r.warmup = 1;
     r.backend = BackendChoice::Cpu;
@@ -104,7 +106,7 @@ class TstRunController : public QObject {
       if (args.at(2).toBool()) {
         ++current;
         const auto file = args.at(0).value<ResultsPtr>();
-        QCOMPARE(file->runs.front().request.transpose.width, int64_t(128));
+        QCOMPARE(file->runs.front().request.section<TransposeProblem>().width, int64_t(128));
         QVERIFY(QFile::exists(args.at(1).toString()));
       }
     QCOMPARE(current, 1);
@@ -115,7 +117,7 @@ class TstRunController : public QObject {
   void badInputFailsWithoutAResult() {
     RunCoordinator c(dir_);
     RunRequest r = kltest::smallTranspose();
-    r.launch.tile = 24;  // not 16 or 32
+    r.section<TransposeProblem>().tile = 24;  // not 16 or 32
     QSignalSpy failed(&c, &RunCoordinator::failed);
     QSignalSpy stored(&c, &RunCoordinator::stored);
     c.start(r);

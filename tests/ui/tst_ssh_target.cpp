@@ -12,7 +12,9 @@
 #include <QtTest>
 
 #include "experiment_panel.h"
+#include "kernellab/clustering_request.h"
 #include "kernellab/experiment.h"
+#include "kernellab/transpose.h"
 #include "main_window.h"
 #include "targets.h"
 #include "targets_control.h"
@@ -121,9 +123,9 @@ class TstSshTarget : public QObject {
     QCOMPARE(o.kind, QStringLiteral("stored"));
     QCOMPARE(o.file->runs.size(), size_t(4));
     // First axis outermost, as in-process.
-    QCOMPARE(o.file->runs[1].request.launch.tile, 16);
+    QCOMPARE(o.file->runs[1].request.section<TransposeProblem>().tile, 16);
     QCOMPARE(o.file->runs[1].request.launch.threadsPerBlock, 512);
-    QCOMPARE(o.file->runs[2].request.launch.tile, 32);
+    QCOMPARE(o.file->runs[2].request.section<TransposeProblem>().tile, 32);
     QCOMPARE(c.workers()->lastSlots(), QStringLiteral("loopback, loopback"));
   }
 
@@ -152,8 +154,8 @@ class TstSshTarget : public QObject {
     appendRow();
     remember();
     RunRequest r = kltest::smallKMeans();
-    r.clustering.inputPath = csv.toStdString();
-    r.clustering.k = 3;
+    r.section<ClusteringProblem>().inputPath = csv.toStdString();
+    r.section<ClusteringProblem>().k = 3;
     RunCoordinator c(dir_);
     c.setTargets(list(sshTarget()));
     kltest::Outcome o = kltest::runAndWait(c, r);
@@ -162,8 +164,10 @@ class TstSshTarget : public QObject {
     QCOMPARE(c.workers()->uploads(), 1);
     QVERIFY(QFile::exists(copies.back()));
     // The run names the user's file, not the copy on the target, and the file's real size.
-    QCOMPARE(QString::fromStdString(o.file->runs.front().request.clustering.inputPath), csv);
-    QCOMPARE(o.file->runs.front().request.clustering.n, int64_t(151));
+    QCOMPARE(
+        QString::fromStdString(o.file->runs.front().request.section<ClusteringProblem>().inputPath),
+        csv);
+    QCOMPARE(o.file->runs.front().request.section<ClusteringProblem>().n, int64_t(151));
     o = kltest::runAndWait(c, r);
     QCOMPARE(o.kind, QStringLiteral("stored"));
     QCOMPARE(c.workers()->uploads(), 1);  // the same content: not copied again
@@ -172,7 +176,7 @@ class TstSshTarget : public QObject {
     o = kltest::runAndWait(c, r);
     QCOMPARE(o.kind, QStringLiteral("stored"));
     QCOMPARE(c.workers()->uploads(), 2);  // changed content: copied again
-    QCOMPARE(o.file->runs.front().request.clustering.n, int64_t(152));
+    QCOMPARE(o.file->runs.front().request.section<ClusteringProblem>().n, int64_t(152));
     for (const QString& p : copies) QFile::remove(p);
   }
 
@@ -250,7 +254,7 @@ class TstSshTarget : public QObject {
   // SSH target and from a local worker, measured in the same run (docs/BENCHMARKS.md).
   void measureAMillionLabelsOverSsh() {
     RunRequest r = kltest::smallKMeans(1000000);
-    r.clustering.maxIterations = 3;
+    r.section<ClusteringProblem>().maxIterations = 3;
     r.verify = false;
     double ssh = 0, local = 0;
     {
@@ -258,7 +262,8 @@ class TstSshTarget : public QObject {
       c.setTargets(list(sshTarget()));
       const kltest::Outcome o = kltest::runAndWait(c, r, {}, 600000);
       QCOMPARE(o.kind, QStringLiteral("stored"));
-      QCOMPARE(o.file->runs.front().variants.front().clustering->labels.size(), size_t(1000000));
+      QCOMPARE(o.file->runs.front().variants.front().detail<ClusteringOutput>()->labels.size(),
+               size_t(1000000));
       ssh = c.workers()->lastResultTransferMs();
     }
     {

@@ -3,6 +3,8 @@
 // from a CPU-backend run with the run's own values, shows a hint with working buttons when the
 // selected run does not fit it, and exports charts and pictures that parse. The H200 results
 // file in docs/data opens into a Gantt chart with a lane for each of its 132 SMs.
+#include <qcustomplot.h>
+
 #include <QDir>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -10,7 +12,6 @@
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QtTest>
-#include <qcustomplot.h>
 
 #include "access_page.h"
 #include "access_view.h"
@@ -18,10 +19,13 @@
 #include "export_checks.h"
 #include "gantt_view.h"
 #include "history_store.h"
+#include "kernellab/clustering_request.h"
 #include "kernellab/experiment.h"
 #include "kernellab/json_io.h"
+#include "kernellab/knn.h"
 #include "kernellab/occupancy.h"
 #include "kernellab/schedule_model.h"
+#include "kernellab/transpose.h"
 #include "knn_page.h"
 #include "knn_view.h"
 #include "main_window.h"
@@ -57,12 +61,12 @@ bool runAndWait(MainWindow& w, int timeoutMs = 180000) {
 
 RunRequest smallKnn() {
   RunRequest r;
-  r.family = Family::Knn;
-  r.knn.rows = 64;
-  r.knn.cols = 48;
-  r.knn.components = 3;
-  r.knn.window = 4;
-  r.knn.k = 4;
+  r.family = knn::kFamily;
+  r.section<KnnProblem>().rows = 64;
+  r.section<KnnProblem>().cols = 48;
+  r.section<KnnProblem>().components = 3;
+  r.section<KnnProblem>().window = 4;
+  r.section<KnnProblem>().k = 4;
   r.repetitions = 2;
   r.warmup = 1;
   r.backend = BackendChoice::Cpu;
@@ -205,8 +209,10 @@ class TstViewPages : public QObject {
     const auto* sectors = chartNamed(charts, QStringLiteral("sectors"));
     QVERIFY(sectors);
     QCOMPARE(sectors->categories.size(), 5);  // every variant of the run
-    const int naive = static_cast<int>(sectors->categories.indexOf(variantTitle(Family::Transpose, "naive")));
-    const int copy = static_cast<int>(sectors->categories.indexOf(variantTitle(Family::Transpose, "copy")));
+    const int naive =
+        static_cast<int>(sectors->categories.indexOf(variantTitle(transpose::kFamily, "naive")));
+    const int copy =
+        static_cast<int>(sectors->categories.indexOf(variantTitle(transpose::kFamily, "copy")));
     QVERIFY(naive >= 0 && copy >= 0);
     QCOMPARE(sectors->series[0].y[naive], double(report.warpTotals.sectors));
     QVERIFY(sectors->series[0].y[naive] > sectors->series[1].y[naive]);
@@ -214,8 +220,10 @@ class TstViewPages : public QObject {
     // Shared memory: the tiled kernel's column reads conflict 32 ways, padding removes it.
     const auto* shared = chartNamed(charts, QStringLiteral("shared-memory"));
     QVERIFY(shared);
-    const int tiled = static_cast<int>(shared->categories.indexOf(variantTitle(Family::Transpose, "tiled")));
-    const int padded = static_cast<int>(shared->categories.indexOf(variantTitle(Family::Transpose, "padded")));
+    const int tiled =
+        static_cast<int>(shared->categories.indexOf(variantTitle(transpose::kFamily, "tiled")));
+    const int padded =
+        static_cast<int>(shared->categories.indexOf(variantTitle(transpose::kFamily, "padded")));
     QVERIFY(tiled >= 0 && padded >= 0);
     QVERIFY(shared->series[0].y[tiled] > shared->series[1].y[tiled]);
     QCOMPARE(shared->series[0].y[padded], shared->series[1].y[padded]);
@@ -273,6 +281,7 @@ class TstViewPages : public QObject {
   void knnPageShowsAKnnRun() {
     MainWindow w(freshDir(QStringLiteral("knn")));
     w.panel()->setRequest(smallKnn());
+    QVERIFY2(w.panel()->problem().isEmpty(), qPrintable(w.panel()->problem()));
     QVERIFY(runAndWait(w));
     const RunResult& run = w.selection().primaryRun()->run();
     QCOMPARE(run.variants.size(), size_t(4));
@@ -309,7 +318,9 @@ class TstViewPages : public QObject {
     const auto* shared = chartNamed(charts, QStringLiteral("shared-memory"));
     QVERIFY(shared);
     for (int i = 0; i < 4; ++i)
-      QCOMPARE(shared->series[i].y.front(), double(run.variants[size_t(i)].knn->sharedBytesPerBlock) / 1024.0);  // KiB
+      QCOMPARE(shared->series[i].y.front(),
+               double(run.variants[size_t(i)].detail<KnnDetails>()->sharedBytesPerBlock) /
+                   1024.0);  // KiB
     QVERIFY(shared->yLabel.contains(QStringLiteral("KiB")));
     QVERIFY(!chartNamed(charts, QStringLiteral("blocks")));  // the CPU knows no blocks per SM
   }
@@ -319,11 +330,11 @@ class TstViewPages : public QObject {
     // runs exactly them (not a transpose preset).
     MainWindow w(freshDir(QStringLiteral("access-hint")));
     RunRequest r;
-    r.family = Family::KCenters;
+    r.family = clustering::kKCenters;
     r.variants = {"shared-coalesced"};
-    r.clustering.n = 3000;
-    r.clustering.k = 5;
-    r.clustering.d = 4;
+    r.section<ClusteringProblem>().n = 3000;
+    r.section<ClusteringProblem>().k = 5;
+    r.section<ClusteringProblem>().d = 4;
     r.repetitions = 1;
     r.warmup = 0;
     r.backend = BackendChoice::Cpu;
@@ -341,8 +352,8 @@ class TstViewPages : public QObject {
     QVERIFY(settled.wait(120000));
     QVERIFY(settled.first().at(0).toBool());
     const RunResult& run = w.selection().primaryRun()->run();
-    QCOMPARE(run.request.family, Family::KCenters);
-    QCOMPARE(run.request.clustering.n, int64_t(3000));
+    QCOMPARE(run.request.family, clustering::kKCenters);
+    QCOMPARE(run.request.section<ClusteringProblem>().n, int64_t(3000));
     QCOMPARE(access->runLabel(), w.selection().primaryRun()->label);
     QVERIFY(access->hint()->isHidden());
   }
@@ -359,7 +370,7 @@ class TstViewPages : public QObject {
     // A KNN run: the transpose pages say so and show the model of other settings meanwhile.
     auto* schedule = pageOf<SchedulePage>(w, "schedule");
     QVERIFY(!schedule->modelHint()->isHidden());
-    QVERIFY(schedule->modelHint()->text().contains(familyTitle(Family::Knn)));
+    QVERIFY(schedule->modelHint()->text().contains(familyTitle(knn::kFamily)));
     QVERIFY(schedule->modelRunLabel().isEmpty());
     QVERIFY(schedule->charts().isEmpty());
     // The access lens traces KNN too (its own block programs): it shows the KNN run itself.
@@ -370,14 +381,15 @@ class TstViewPages : public QObject {
     QPushButton* setUp = buttonNamed(schedule->modelHint(), QStringLiteral("Set up a transpose run"));
     QVERIFY(setUp);
     setUp->click();
-    QCOMPARE(w.panel()->request().family, Family::Transpose);
-    QCOMPARE(w.panel()->request().transpose.width, int64_t(2048));
+    QCOMPARE(w.panel()->request().family, transpose::kFamily);
+    QCOMPARE(w.panel()->request().section<TransposeProblem>().width, int64_t(2048));
     QCOMPARE(w.panel()->request().backend, BackendChoice::Cpu);
     QVERIFY(!w.coordinator()->running());
     // Meanwhile the schedule model previews the panel's matrix, up to a size that simulates at once.
     QCOMPARE(schedule->scheduleView()->model(schedule::Mapping::Cartesian).config.gridX, 64);
     RunRequest huge = w.panel()->request();
-    huge.transpose.width = huge.transpose.height = 60000;  // 1875^2 blocks
+    huge.section<TransposeProblem>().width = huge.section<TransposeProblem>().height =
+        60000;  // 1875^2 blocks
     w.usePreset(huge, false);
     QCOMPARE(schedule->scheduleView()->model(schedule::Mapping::Cartesian).config.gridX, 64);
     QVERIFY(schedule->modelHint()->text().contains(QStringLiteral("too large to preview")));
@@ -388,17 +400,17 @@ class TstViewPages : public QObject {
     auto* knn = pageOf<KnnPage>(w, "knn");
     QVERIFY(knn->view()->isHidden());
     QVERIFY(!knn->hint()->isHidden());
-    QVERIFY(knn->hint()->text().contains(familyTitle(Family::Transpose)));
+    QVERIFY(knn->hint()->text().contains(familyTitle(transpose::kFamily)));
     QVERIFY(knn->charts().isEmpty());
     QPushButton* knnSetUp = buttonNamed(knn->hint(), QStringLiteral("Set up a KNN run"));
     QVERIFY(knnSetUp);
     knnSetUp->click();
     const RunRequest panel = w.panel()->request();
-    QCOMPARE(panel.family, Family::Knn);
-    QCOMPARE(panel.knn.rows, 377);
-    QCOMPARE(panel.knn.cols, 329);
-    QCOMPARE(panel.knn.window, 14);
-    QCOMPARE(panel.knn.k, 8);
+    QCOMPARE(panel.family, knn::kFamily);
+    QCOMPARE(panel.section<KnnProblem>().rows, 377);
+    QCOMPARE(panel.section<KnnProblem>().cols, 329);
+    QCOMPARE(panel.section<KnnProblem>().window, 14);
+    QCOMPARE(panel.section<KnnProblem>().k, 8);
 
     // The Gantt part offers the H200 recording; its button opens it.
     QVERIFY(!schedule->ganttHint()->isHidden());

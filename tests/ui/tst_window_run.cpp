@@ -3,6 +3,8 @@
 // numbers, the event loop keeps turning while it runs, a k-means run shows its iterations live
 // (labels and score) and ends in the Clusters and Timing views, and a family this build lacks
 // fails cleanly without changing anything.
+#include <qcustomplot.h>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
@@ -20,8 +22,11 @@
 #include "experiment_panel.h"
 #include "history_dock.h"
 #include "history_store.h"
+#include "kernellab/clustering_request.h"
 #include "kernellab/experiment.h"
 #include "kernellab/json_io.h"
+#include "kernellab/knn.h"
+#include "kernellab/transpose.h"
 #include "main_window.h"
 #include "message_banner.h"
 #include "run_coordinator.h"
@@ -72,7 +77,7 @@ class TstWindowRun : public QObject {
     QCustomPlot* plot = timing->view()->chartView()->plot();
     int bars = 0;
     for (const VariantResult& v : run.variants) {
-      QCPBars* b = barsNamed(plot, variantTitle(Family::Transpose, v.variant));
+      QCPBars* b = barsNamed(plot, variantTitle(transpose::kFamily, v.variant));
       QVERIFY2(b, v.variant.c_str());
       QCOMPARE(b->data()->size(), 1);
       QCOMPARE(b->data()->at(0)->value, v.total.medianMs);
@@ -87,7 +92,7 @@ class TstWindowRun : public QObject {
         auto* b = qobject_cast<QCPBars*>(e->dataPlottable());
         QVERIFY(b);
         for (const VariantResult& v : run.variants)
-          if (b->name() == variantTitle(Family::Transpose, v.variant)) {
+          if (b->name() == variantTitle(transpose::kFamily, v.variant)) {
             QCOMPARE(e->data()->at(0).errorMinus + v.total.minMs, v.total.medianMs);
             QVERIFY(std::fabs(e->data()->at(0).errorPlus - (v.total.maxMs - v.total.medianMs)) < 1e-12);
             ++whiskers;
@@ -101,7 +106,7 @@ class TstWindowRun : public QObject {
     plot = timing->view()->chartView()->plot();
     QVERIFY(plot->yAxis->label().contains(QStringLiteral("GB/s")));
     for (const VariantResult& v : run.variants) {
-      QCPBars* b = barsNamed(plot, variantTitle(Family::Transpose, v.variant));
+      QCPBars* b = barsNamed(plot, variantTitle(transpose::kFamily, v.variant));
       QVERIFY(b);
       QCOMPARE(b->data()->at(0)->value, v.gbps);
     }
@@ -150,14 +155,14 @@ class TstWindowRun : public QObject {
   void kmeansRunsLiveOnTheCpu() {
     MainWindow w;
     RunRequest r;
-    r.family = Family::KMeans;
+    r.family = clustering::kKMeans;
     r.variants = {"shared-coalesced", "global-interleaved"};
-    r.clustering.n = 200000;
-    r.clustering.k = 6;
-    r.clustering.d = 3;
-    r.clustering.shape = DatasetShape::Blobs;
-    r.clustering.noiseFraction = 0.02;
-    r.clustering.init = InitMethod::KMeansPlusPlus;
+    r.section<ClusteringProblem>().n = 200000;
+    r.section<ClusteringProblem>().k = 6;
+    r.section<ClusteringProblem>().d = 3;
+    r.section<ClusteringProblem>().shape = DatasetShape::Blobs;
+    r.section<ClusteringProblem>().noiseFraction = 0.02;
+    r.section<ClusteringProblem>().init = InitMethod::KMeansPlusPlus;
     r.repetitions = 1;
     r.warmup = 0;
     r.backend = BackendChoice::Cpu;
@@ -193,11 +198,14 @@ class TstWindowRun : public QObject {
 
     // Finished: the Clusters view shows the first variant's labels, for every point.
     const VariantResult& first = run.variants.front();
-    QVERIFY(first.clustering);
-    QTRY_VERIFY_WITH_TIMEOUT(clusters->view()->labels().size() == first.clustering->labels.size(), 30000);
-    QVERIFY(clusters->view()->labels() == first.clustering->labels);
+    QVERIFY(first.detail<ClusteringOutput>());
+    QTRY_VERIFY_WITH_TIMEOUT(
+        clusters->view()->labels().size() == first.detail<ClusteringOutput>()->labels.size(),
+        30000);
+    QVERIFY(clusters->view()->labels() == first.detail<ClusteringOutput>()->labels);
     QVERIFY(!clusters->view()->captionText().contains(QStringLiteral("(live)")));
-    QVERIFY(clusters->view()->captionText().contains(QString::number(first.clustering->iterations)));
+    QVERIFY(clusters->view()->captionText().contains(
+        QString::number(first.detail<ClusteringOutput>()->iterations)));
 
     // Timing: per-kernel stacked bars with each kernel's time per repetition, counted once.
     QVERIFY(timing->showChart(QStringLiteral("kernels")));
@@ -233,11 +241,11 @@ class TstWindowRun : public QObject {
     MainWindow w;
     w.show();
     RunRequest km;
-    km.family = Family::KMeans;
+    km.family = clustering::kKMeans;
     km.variants = {"shared-coalesced"};
-    km.clustering.n = 3000;
-    km.clustering.k = 4;
-    km.clustering.d = 3;
+    km.section<ClusteringProblem>().n = 3000;
+    km.section<ClusteringProblem>().k = 4;
+    km.section<ClusteringProblem>().d = 3;
     km.repetitions = 1;
     km.warmup = 0;
     km.backend = BackendChoice::Cpu;
@@ -250,18 +258,18 @@ class TstWindowRun : public QObject {
 
     auto* family = w.panel()->findChild<QComboBox*>();  // the first combo box: the kernel family
     QVERIFY(family);
-    QCOMPARE(family->currentData().toInt(), int(Family::KMeans));
-    family->setCurrentIndex(family->findData(int(Family::Transpose)));
-    QCOMPARE(w.panel()->request().family, Family::Transpose);
+    QCOMPARE(family->currentData().toString(), QString::fromLatin1((clustering::kKMeans).id()));
+    family->setCurrentIndex(family->findData(QString::fromLatin1((transpose::kFamily).id())));
+    QCOMPARE(w.panel()->request().family, transpose::kFamily);
     QTest::keyClick(&w, Qt::Key_F5);  // the shortcut starts the run; wait for it to settle
     QSignalSpy settled(&w, &MainWindow::runSettled);
     QVERIFY(settled.wait(120000));
-    QCOMPARE(w.selection().primaryRun()->run().request.family, Family::Transpose);
+    QCOMPARE(w.selection().primaryRun()->run().request.family, transpose::kFamily);
     const QString transposeRun = w.selection().primaryRun()->entryId;
 
-    family->setCurrentIndex(family->findData(int(Family::KMeans)));
+    family->setCurrentIndex(family->findData(QString::fromLatin1((clustering::kKMeans).id())));
     QVERIFY(runAndWait(w));
-    QCOMPARE(w.selection().primaryRun()->run().request.family, Family::KMeans);
+    QCOMPARE(w.selection().primaryRun()->run().request.family, clustering::kKMeans);
     QVERIFY(w.showView(QStringLiteral("clusters")));
     clusters->loader()->waitForIdle();
     QTRY_VERIFY2_WITH_TIMEOUT(!clusters->view()->messageShown(), qPrintable(clusters->view()->messageText()), 30000);
@@ -275,10 +283,10 @@ class TstWindowRun : public QObject {
 
     // Only the transpose run selected: nothing to show, and it says why...
     w.selectEntries({transposeRun}, transposeRun);
-    family->setCurrentIndex(family->findData(int(Family::Transpose)));
+    family->setCurrentIndex(family->findData(QString::fromLatin1((transpose::kFamily).id())));
     QTRY_VERIFY(clusters->view()->messageShown());
     // ... until k-means is chosen in the panel: the preview of its points.
-    family->setCurrentIndex(family->findData(int(Family::KMeans)));
+    family->setCurrentIndex(family->findData(QString::fromLatin1((clustering::kKMeans).id())));
     QTRY_VERIFY2_WITH_TIMEOUT(!clusters->view()->messageShown(), qPrintable(clusters->view()->messageText()), 30000);
     QVERIFY2(clusters->view()->captionText().contains(QStringLiteral("Preview")), qPrintable(clusters->view()->captionText()));
   }
@@ -293,18 +301,18 @@ class TstWindowRun : public QObject {
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     RunRequest km;
-    km.family = Family::KMeans;
+    km.family = clustering::kKMeans;
     km.variants = {"shared-coalesced"};
-    km.clustering.n = 2000;
-    km.clustering.k = 5;
-    km.clustering.d = 3;
+    km.section<ClusteringProblem>().n = 2000;
+    km.section<ClusteringProblem>().k = 5;
+    km.section<ClusteringProblem>().d = 3;
     km.repetitions = 1;
     km.warmup = 0;
     km.backend = BackendChoice::Cpu;
     w.usePreset(km, false);
     QVERIFY(runAndWait(w));
     const QString earlier = w.selection().primaryRun()->entryId;
-    km.clustering.k = 3;
+    km.section<ClusteringProblem>().k = 3;
     w.usePreset(km, false);
     QVERIFY(runAndWait(w));
     const QString newer = w.selection().primaryRun()->entryId;
@@ -368,7 +376,7 @@ class TstWindowRun : public QObject {
     w.resize(1500, 950);
     w.show();
     RunRequest knn;
-    knn.family = Family::Knn;
+    knn.family = knn::kFamily;
     w.usePreset(knn, false);
     auto* family = w.panel()->findChild<QComboBox*>();
     QComboBox* tile = nullptr;
@@ -376,8 +384,8 @@ class TstWindowRun : public QObject {
       if (c->toolTip().startsWith(QStringLiteral("Edge of the square tile"))) tile = c;
     QVERIFY(family && tile);
     QTest::qWait(50);
-    for (Family f : {Family::KMeans, Family::Transpose}) {
-      family->setCurrentIndex(family->findData(int(f)));
+    for (Family f : {clustering::kKMeans, transpose::kFamily}) {
+      family->setCurrentIndex(family->findData(QString::fromLatin1((f).id())));
       QTest::qWait(100);
     }
     QVERIFY(tile->isVisible());
@@ -407,8 +415,8 @@ class TstWindowRun : public QObject {
   void launchErrorsNameThePanelsFields() {
     MainWindow w;
     RunRequest r;
-    r.family = Family::KMeans;
-    r.clustering.n = 1000;
+    r.family = clustering::kKMeans;
+    r.section<ClusteringProblem>().n = 1000;
     r.launch.threadsPerBlock = 2048;
     r.backend = BackendChoice::Cpu;
     w.usePreset(r, false);
@@ -428,12 +436,12 @@ class TstWindowRun : public QObject {
     const int entries = static_cast<int>(w.history()->entries().size());
     const QStringList checked = w.historyDock()->checked();
     RunRequest r;
-    r.family = Family::Knn;  // no KNN kernels in this build yet
+    r.family = knn::kFamily;  // no KNN kernels in this build yet
     r.backend = BackendChoice::Cpu;
     w.panel()->setRequest(r);
     const std::string before = nlohmann::json(w.panel()->request()).dump();
     QSignalSpy settled(&w, &MainWindow::runSettled);
-    if (!describeVariants(Family::Knn).empty()) QSKIP("this build has KNN kernels");
+    if (!describeVariants(knn::kFamily).empty()) QSKIP("this build has KNN kernels");
     QVERIFY(w.startRun());
     QVERIFY(settled.wait(30000));
     QCOMPARE(settled.first().at(0).toBool(), false);

@@ -69,7 +69,7 @@ class TstWorkerRuns : public QObject {
     QCOMPARE(o.iterations, static_cast<int>(v.iterations.size()));  // every record, in order
     QVERIFY(o.liveLabels >= 1);
     QCOMPARE(o.labelsSize, size_t(20000));
-    QCOMPARE(v.clustering->labels.size(), size_t(20000));
+    QCOMPARE(v.detail<ClusteringOutput>()->labels.size(), size_t(20000));
   }
 
   void aSweepSpreadsOverWorkersInOrder() {

@@ -132,9 +132,16 @@ bool canTrace(Family family, const std::string& variant);
 // refuses, or a warp whose trace alone would exceed the recorder's limit (TraceTooLarge).
 WarpReport analyze(const AccessQuery& query);
 
-// The family tracers (one per family folder). The hook-up point for new families. Records the
-// accesses of the threads in `keep` (every thread by default); throws TraceTooLarge when they
-// would exceed the recorder's limit.
+// The family's tracer (its descriptor's traceBlock, family.h). Records the accesses of the
+// threads in `keep` (every thread by default); throws TraceTooLarge when they would exceed the
+// recorder's limit.
 BlockTrace traceBlock(const AccessQuery& query, ThreadRange keep = {});
+
+// Where a tracer puts an output buffer: after the inputs, aligned as cudaMalloc aligns large
+// allocations (2 MiB), so sector and partition arithmetic sees realistic addresses.
+inline uint64_t alignedAfter(uint64_t bytes) {
+  constexpr uint64_t kAlign = 2ull << 20;
+  return (bytes + kAlign - 1) / kAlign * kAlign;
+}
 
 }  // namespace kernellab::access

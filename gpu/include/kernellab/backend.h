@@ -29,6 +29,10 @@ struct BackendDecision {
 };
 BackendDecision decideBackend(BackendChoice choice);
 
+// Free memory the decided backend can use now: device memory for CUDA; for the CPU, what the
+// host has available (MemAvailable, ulimit -v, the cgroup).
+uint64_t availableMemory(const BackendDecision& d);
+
 // What the machine has of an NVIDIA driver, looked at without CUDA.
 struct GpuPresence {
   bool deviceNodes = false;     // /dev/nvidia* exists (the kernel module is loaded)

@@ -12,12 +12,12 @@ namespace kernellab {
 // Clears the upper halves of the AVX registers (vzeroupper) on x86-64 CPUs with AVX; nothing
 // elsewhere. A thread inherits its creator's vector state: threads started from a GUI thread whose
 // libraries left it dirty ran the CPU executor 25 times slower (every SSE instruction paid for
-// the dirty state around glibc's VEX-encoded fmaf). forEachBlock calls it in every worker; a
-// thread that runs CPU references should call it before it starts.
+// the dirty state around glibc's VEX-encoded fmaf). Every worker of parallelChunks (parallel.h)
+// calls it, so forEachBlock's and the CPU references' threads start clean.
 void clearUpperVectorState();
 
 // Calls fn(bx, by) once for every block of the grid, spread over `workers` threads
-// (0 = hardware concurrency). Blocks are independent, as CUDA guarantees nothing else.
+// (0 = hardware concurrency) by parallelChunks. Blocks are independent, as CUDA guarantees nothing else.
 void forEachBlock(Dim2 grid, const std::function<void(int bx, int by)>& fn, int workers = 0);
 
 // Runs `phases` barrier-separated phases of one block: fn(phase, tx, ty) for every thread of the

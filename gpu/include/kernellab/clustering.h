@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kernellab/clustering_phases.h"
+#include "kernellab/clustering_request.h"
 #include "kernellab/request.h"
 #include "kernellab/result.h"
 

@@ -28,8 +28,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "kernellab/clustering_request.h"
 #include "kernellab/hd.h"
-#include "kernellab/request.h"
 
 namespace kernellab::clustering {
 

@@ -46,6 +46,10 @@ void validateRequest(const RunRequest& request);
 // error text); a sticky error marks CUDA unusable for the rest of the process.
 RunResult runExperiment(const RunRequest& request, const RunHooks& hooks = {});
 
+// A run that did not run, kept with its request and why ("skipped: <why>"): a sweep point or a
+// bench size the backend refused.
+RunResult skippedRun(const RunRequest& request, const std::string& why);
+
 // Every run of a sweep: the base request with each combination of the axes' values (a product,
 // first axis outermost). Invalid points are kept as runs with ok = false and the reason, so one
 // bad combination does not lose the others.
@@ -56,13 +60,16 @@ ResultsFile runSweep(const RunRequest& base, const std::vector<SweepAxis>& axes,
 // stored sweep reproduced. Runs that cannot run now are kept with ok = false and the reason.
 ResultsFile rerunResults(const ResultsFile& stored, const RunHooks& hooks = {});
 
-// Which variants a family offers, for the CLI's help and the window's switches.
+// Which variants a family offers, for the CLI's help and the window's switches, with what each
+// can do (its descriptor's variants(), family.h).
 struct VariantDescription {
   std::string id;
   std::string title;
   std::string explanation;
   bool cudaOnly = false;  // no CPU executor: runs only on the CUDA backend ("best", "cublas")
+  bool recordsSchedule = false;  // a recording instance writes per-block %smid / %globaltimer
 };
+// The family's variants; empty for a family this build does not have.
 std::vector<VariantDescription> describeVariants(Family family);
 
 // "kernellab-cli 0.1.0"-style identification written into results.

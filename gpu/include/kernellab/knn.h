@@ -3,6 +3,7 @@
 // geometry, the CPU reference, the CPU executor and the verification of neighbour lists.
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,7 +14,66 @@
 #include "kernellab/result.h"
 #include "kernellab/variant_table.h"
 
+namespace kernellab {
+
+// KNN's part of a request: RunRequest::section<KnnProblem>(); JSON "knn" and "launch" (the
+// block shape, since schema 1).
+struct KnnProblem {
+  int rows = 377;
+  int cols = 329;
+  int components = 1;
+  int window = 14;  // rows of the search window around each pixel
+  int k = 8;
+  std::string inputPath;        // .npy (rows, cols[, C]); empty = generate
+  bool keepNeighbours = false;  // carry every variant's neighbour lists in the result (large)
+  int blockX = 0;               // block shape in pixels; 0 = derive from threads per block
+  int blockY = 0;
+};
+
+// KNN: the rectangular-window variant against the per-pixel window reference. Seed 002 counted
+// differing lines of its neighbour file, one line per neighbour (9822 of 377 x 329 x 8: "under
+// 1%"): the slot counts below. The pixel counts say how many whole lists differ.
+struct KnnWindowMismatch {
+  std::string reference;             // what it was compared against
+  uint64_t pixels = 0;               // neighbour lists compared
+  uint64_t mismatched = 0;           // lists that differ in any slot
+  uint64_t tieSwaps = 0;             // lists with the same distances: other pixels (or another
+                                     // order) among equal distances
+  uint64_t differentNeighbours = 0;  // lists with a strictly nearer pixel from outside the
+                                     // per-pixel window
+  double mismatchPct = 0;            // mismatched / pixels, in percent
+  uint64_t slotsCompared = 0;        // neighbours compared (pixels x k): the seed's lines
+  uint64_t slotsMismatched = 0;      // neighbours whose index or distance differs
+  uint64_t slotTieSwaps = 0;         // ... with the same distance (another pixel at a tie)
+  double slotMismatchPct = 0;        // slotsMismatched / slots, in percent
+};
+
+// KNN facts of one variant, known on every backend.
+struct KnnDetails {
+  std::string window;                // "per-pixel" or "rectangular"
+  uint64_t sharedBytesPerBlock = 0;  // dynamic shared memory the variant asks for per block
+  bool sharedOptIn = false;          // above CUDA's 48 KiB default: needs cudaFuncSetAttribute
+  int64_t candidatesPerPixel = 0;    // pixels each neighbour list is chosen from
+  uint64_t referencePixels = 0;      // pixels compared with the CPU reference
+  bool referenceSampled = false;     // true: a sample of rows (every pixel is still checked for
+                                     // consistency: valid, in its window, exact distances, sorted)
+  std::optional<KnnWindowMismatch> versusPerPixel;  // the rectangular variant only
+  int k = 0;                     // kept neighbour lists (request knn.keepNeighbours)
+  std::vector<int32_t> indices;  // rows * cols * k, pixel-major, nearest first
+  std::vector<float> squaredDistances;
+};
+
+// JSON (knn_descriptor.cpp): a variant's "knn" object.
+void to_json(nlohmann::json& j, const KnnWindowMismatch& v);
+void from_json(const nlohmann::json& j, KnnWindowMismatch& v);
+void to_json(nlohmann::json& j, const KnnDetails& v);
+void from_json(const nlohmann::json& j, KnnDetails& v);
+
+}  // namespace kernellab
+
 namespace kernellab::knn {
+
+inline constexpr Family kFamily{"knn"};
 
 using VariantInfo = EnumVariantInfo<Variant>;
 

@@ -134,6 +134,9 @@ std::optional<StopReason> stopReasonFromString(const std::string& s);
 // One line for tables and reports: "converged after 12 iterations (no point changed cluster)".
 std::string describeStop(StopReason r, int iterations);
 
+// The state of an iterative family (k-means, k-centers): a variant's result (VariantResult::
+// detail<ClusteringOutput>()) and the live data of RunHooks::iteration and the worker's
+// iteration frames.
 struct ClusteringOutput {
   std::vector<int32_t> labels;  // empty when the request asked not to keep them
   std::vector<float> centers;   // K x D, point-major
@@ -142,39 +145,6 @@ struct ClusteringOutput {
   StopReason stopReason{};      // k-means: why it stopped after `iterations` (None: k-centers)
   double inertia = 0;           // sum of squared distances to the assigned center
   std::vector<int64_t> clusterSizes;
-};
-
-// KNN: the rectangular-window variant against the per-pixel window reference. Seed 002 counted
-// differing lines of its neighbour file, one line per neighbour (9822 of 377 x 329 x 8: "under
-// 1%"): the slot counts below. The pixel counts say how many whole lists differ.
-struct KnnWindowMismatch {
-  std::string reference;             // what it was compared against
-  uint64_t pixels = 0;               // neighbour lists compared
-  uint64_t mismatched = 0;           // lists that differ in any slot
-  uint64_t tieSwaps = 0;             // lists with the same distances: other pixels (or another
-                                     // order) among equal distances
-  uint64_t differentNeighbours = 0;  // lists with a strictly nearer pixel from outside the
-                                     // per-pixel window
-  double mismatchPct = 0;            // mismatched / pixels, in percent
-  uint64_t slotsCompared = 0;        // neighbours compared (pixels x k): the seed's lines
-  uint64_t slotsMismatched = 0;      // neighbours whose index or distance differs
-  uint64_t slotTieSwaps = 0;         // ... with the same distance (another pixel at a tie)
-  double slotMismatchPct = 0;        // slotsMismatched / slots, in percent
-};
-
-// KNN facts of one variant, known on every backend.
-struct KnnDetails {
-  std::string window;                  // "per-pixel" or "rectangular"
-  uint64_t sharedBytesPerBlock = 0;    // dynamic shared memory the variant asks for per block
-  bool sharedOptIn = false;            // above CUDA's 48 KiB default: needs cudaFuncSetAttribute
-  int64_t candidatesPerPixel = 0;      // pixels each neighbour list is chosen from
-  uint64_t referencePixels = 0;        // pixels compared with the CPU reference
-  bool referenceSampled = false;       // true: a sample of rows (every pixel is still checked for
-                                       // consistency: valid, in its window, exact distances, sorted)
-  std::optional<KnnWindowMismatch> versusPerPixel;  // the rectangular variant only
-  int k = 0;                           // kept neighbour lists (request knn.keepNeighbours)
-  std::vector<int32_t> indices;        // rows * cols * k, pixel-major, nearest first
-  std::vector<float> squaredDistances;
 };
 
 struct VariantResult {
@@ -195,14 +165,25 @@ struct VariantResult {
   // the median; the lower middle one of an even count), or empty in results written before this
   // was kept (then the last timed repetition).
   std::string iterationsFrom;
-  std::optional<ClusteringOutput> clustering;
-  std::optional<KnnDetails> knn;
   Verification verification;
   std::vector<BlockRecord> schedule;
   double scheduleOverheadPct = 0;  // recorded vs uninstrumented median, when recorded
   std::string strategy;            // how the variant moved this shape, when it chooses (the
                                    // best transpose: "tile", "narrow-width", ...); else empty
   std::vector<MeasuredCounters> counters;  // the GPU's counters per kernel (a profiled run)
+  // What the family adds to a variant (ClusteringOutput, KnnDetails, ...), by type; written to
+  // JSON by the family's descriptor (family.h).
+  Sections details;
+
+  // The detail of type S, or nullptr when the variant has none.
+  template <class S>
+  const S* detail() const {
+    return details.find<S>();
+  }
+  template <class S>
+  S* detail() {
+    return details.find<S>();
+  }
 };
 
 struct Ceiling {

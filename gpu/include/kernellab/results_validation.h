@@ -4,6 +4,9 @@
 // this; the window calls it (through them) before a file reaches the history.
 #pragma once
 
+#include <cstdint>
+#include <string>
+
 #include "kernellab/result.h"
 
 namespace kernellab {
@@ -25,5 +28,13 @@ inline constexpr int kMaxRecordedSmId = 65535;  // %smid is not contiguous, but 
 //    either absent or one per kernel; schedules: SM ids 0..kMaxRecordedSmId, end >= start;
 //  - device: SM count 0..65536.
 void validateResultsFile(const ResultsFile& file);
+
+// The checks' messages, shared by the families' checkStored and checkLimits (family.h): each
+// throws InputError "<field> = <value> is outside <min>..<max> (<why>)", "... is above the limit
+// of <max>", or "<field> <why>".
+[[noreturn]] void refuseField(const std::string& field, const std::string& why);
+void checkWithin(int64_t value, int64_t min, int64_t max, const std::string& field,
+                 const std::string& why = {});
+void checkAtMost(int64_t value, int64_t max, const std::string& field);
 
 }  // namespace kernellab

@@ -26,6 +26,12 @@ std::vector<int64_t> parseDims(const std::string& text, const std::string& what,
 // "1.23 GB", "512 MiB"-free decimal formatting used in messages.
 std::string formatBytes(double bytes);
 std::string formatFixed(double v, int decimals);
+// printf's %.<significant>g: "1234.5678", "1.5e-07" (tables and CSV cells).
+std::string formatGeneral(double v, int significant);
+// Shared memory as the CUDA documentation counts it: "512 B", "48 KiB", "4.13 KiB".
+std::string formatKiB(double bytes);
+// A count with thousands separators: "1,048,576".
+std::string formatCount(int64_t n);
 // Current time as ISO 8601 UTC ("2026-11-29T18:30:00Z").
 std::string isoTimestampUtc();
 

@@ -11,7 +11,22 @@
 #include "kernellab/transpose_best_phases.h"
 #include "kernellab/variant_table.h"
 
+namespace kernellab {
+
+// The transpose's part of a request: RunRequest::section<TransposeProblem>(); JSON "transpose"
+// (the size) and "launch" (the tile and rows per thread, since schema 1).
+struct TransposeProblem {
+  int64_t width = 2048;   // columns of the input matrix (the transpose paper's size)
+  int64_t height = 2048;  // rows of the input matrix
+  int tile = 32;          // tile edge in elements (16 or 32)
+  int rowsPerThread = 4;  // elements each thread moves per tile column (derived: tile^2 / tpb)
+};
+
+}  // namespace kernellab
+
 namespace kernellab::transpose {
+
+inline constexpr Family kFamily{"transpose"};
 
 using VariantInfo = EnumVariantInfo<Variant>;
 

@@ -15,12 +15,8 @@ struct VerifyCase {
   RunRequest request;  // variants = all; repetitions small: this checks results, not speed
 };
 
-// `quick` trims the list for CPU-only CI runs; the full list is what runs on a GPU.
-std::vector<VerifyCase> transposeVerifyCases(bool quick);
-// k-means and k-centers: the seed's gold size (N=10, K=2, D=2), N not a multiple of the block nor
-// of K, D above the block size, K = N and K = 1, at threads per block 64..1024 and odd ones.
-std::vector<VerifyCase> clusteringVerifyCases(bool quick);
-std::vector<VerifyCase> knnVerifyCases(bool quick);
+// Every family's cases (each descriptor's verifyCases, family.h), or only those of `families`.
+// `quick` trims the lists for CPU-only CI runs; the full lists are what runs on a GPU.
 std::vector<VerifyCase> verifySuite(bool quick, const std::vector<Family>& families = {});
 
 }  // namespace kernellab

@@ -291,7 +291,7 @@ class CudaBackend final : public Backend {
     else
       interleaved_ = std::make_unique<DevicePoints<InterleavedLayout>>(points_);
     labels_.allocate(static_cast<size_t>(n));
-    if (family == Family::KCenters) dist_.allocate(static_cast<size_t>(n));
+    if (family == clustering::kKCenters) dist_.allocate(static_cast<size_t>(n));
     centerIndex_.allocate(static_cast<size_t>(k_));
     radius_.allocate(static_cast<size_t>(k_));
     candValue_.allocate(static_cast<size_t>(gridN_));
@@ -327,7 +327,7 @@ class CudaBackend final : public Backend {
     if (v.engine != Engine::Seed) {
       t0 = std::chrono::steady_clock::now();
       const float* X = coalesced_ ? coalesced_->view().values() : interleaved_->view().values();
-      if (family == Family::KCenters)
+      if (family == clustering::kKCenters)
         kcBest_ = std::make_unique<best::KCentersFused>(X, n, points_.d, k_, stream_.get());
       else if (v.engine == Engine::Best)
         kmEngine_ = best::makeBestKMeans(X, n, points_.d, k_, stream_.get());
@@ -370,7 +370,7 @@ class CudaBackend final : public Backend {
       using L = typename std::decay_t<decltype(X)>::LayoutType;
       constexpr ScratchMemory S = decltype(tag)::value;
       constexpr bool kStaged = S == ScratchMemory::Shared;
-      if (family_ == Family::KCenters) {
+      if (family_ == clustering::kKCenters) {
         out.push_back(
             cuda::kernelResources(kcentersDistanceKernel<L, S, false>, tpb_, shared(kDistanceNeeds)));
         out.push_back(cuda::kernelResources(kcentersSelectKernel<S>, tpb_, shared(kSelectNeeds)));
@@ -505,7 +505,7 @@ class CudaBackend final : public Backend {
       constexpr ScratchMemory S = decltype(tag)::value;
       constexpr bool kStaged = S == ScratchMemory::Shared;
       ev.start(s);
-      if (family_ == Family::KCenters) {
+      if (family_ == clustering::kKCenters) {
         rec.kernel = "kcentersDistanceKernel";
         kcentersDistanceKernel<L, S, true>
             <<<gridN_, tpb_, shared(kDistanceNeeds), s>>>(X, arrays(), lastCenter, slots.get());
@@ -610,7 +610,7 @@ class CudaBackend final : public Backend {
   const PointSet& points_;
   int k_;
   VariantInfo variant_;
-  Family family_ = Family::KMeans;
+  Family family_ = clustering::kKMeans;
   int tpb_ = 256;
   int gridN_ = 0;
   cuda::Stream stream_;

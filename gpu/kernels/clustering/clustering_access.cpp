@@ -11,9 +11,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "access_tracers.h"
+#include "clustering_parts.h"
 #include "clustering_trace_policies.h"
-#include "family_runners.h"
 #include "kernellab/backend.h"
 #include "kernellab/block_executor.h"
 #include "kernellab/clustering.h"
@@ -40,26 +39,26 @@ struct KernelEntry {
 const std::vector<KernelEntry>& kernelTable() {
   static const std::vector<KernelEntry> table = {
       {Kernel::Assign,
-       Family::KMeans,
+       clustering::kKMeans,
        {"assign", "assignToClustersKernel",
         "one thread per point, the nearest of the K centroids (iteration 1; its addresses do not "
         "depend on the values)"}},
       {Kernel::Centroids,
-       Family::KMeans,
+       clustering::kKMeans,
        {"centroids", "calcCentroidsKernel",
         "block c walks all labels per dimension and sums cluster c's points (iteration 2: the "
         "labels of the first assign on the request's points)"}},
       {Kernel::Score,
-       Family::KMeans,
+       clustering::kKMeans,
        {"score", "calcScoreKernel",
         "block c sums the squared distances of cluster c's points to its centroid (iteration 1)"}},
       {Kernel::Distance,
-       Family::KCenters,
+       clustering::kKCenters,
        {"distance", "kcentersDistanceKernel",
         "one thread per point: distance to the new center, kept when nearer, block max-reduction "
         "(the second center's launch, the first that compares with earlier distances)"}},
       {Kernel::Select,
-       Family::KCenters,
+       clustering::kKCenters,
        {"select", "kcentersSelectKernel",
         "one block folds the distance blocks' candidates into the next center (second center)"}},
   };
@@ -127,7 +126,7 @@ void planBuffers(Setup& su) {
     uint64_t count;
     bool allocated;
   };
-  const bool kc = su.family == Family::KCenters;
+  const bool kc = su.family == clustering::kKCenters;
   const Global globals[] = {
       {kPoints, "points", 4, n * d, true},
       {kLabels, "labels", 4, n, true},
@@ -272,7 +271,7 @@ std::string traceWith(const Setup& su, const PointSet* s, const PointsView<L>& X
     else
       assignBlock<L, false>(blk, m, X, k);
   };
-  if (su.family == Family::KMeans) {
+  if (su.family == clustering::kKMeans) {
     a.labels.assign(size_t(su.n), -1);
     a.clusterScore.assign(size_t(k), 0.0);
     a.clusterCount.assign(size_t(k), 0);
@@ -280,8 +279,8 @@ std::string traceWith(const Setup& su, const PointSet* s, const PointsView<L>& X
     if (su.kernel == Kernel::Assign) {
       a.centroids.assign(size_t(k) * size_t(su.d), 0.0f);  // addresses only: no values needed
     } else {
-      const InitialCenters init =
-          initialCenters(*s, k, r.clustering.init, r.seed, r.clustering.centersPath);
+      const InitialCenters init = initialCenters(*s, k, r.section<ClusteringProblem>().init, r.seed,
+                                                 r.section<ClusteringProblem>().centersPath);
       a.centroids = init.values;
       centres = init.how;
       launchAll<AssignThread>(a, su.size, su.gridN, assignProgram);  // iteration 1's assign
@@ -332,7 +331,8 @@ std::string traceWith(const Setup& su, const PointSet* s, const PointsView<L>& X
   a.radius.assign(size_t(k), 0.0f);
   a.candValue.assign(size_t(su.gridN), 0.0f);
   a.candIndex.assign(size_t(su.gridN), -1);
-  a.centerIndex[0] = static_cast<int32_t>(firstCenter(*s, r.clustering.init, r.seed));
+  a.centerIndex[0] =
+      static_cast<int32_t>(firstCenter(*s, r.section<ClusteringProblem>().init, r.seed));
   const auto distanceProgram = [&](int j) {
     return [&, j](auto& blk, TraceMem& m) { kcentersDistanceBlock(blk, m, X, j); };
   };
@@ -368,9 +368,9 @@ const std::vector<KernelChoice>& clusteringKernels(Family family) {
       if (e.family == f) out.push_back(e.choice);
     return out;
   };
-  static const std::vector<KernelChoice> kmeans = pick(Family::KMeans);
-  static const std::vector<KernelChoice> kcenters = pick(Family::KCenters);
-  return family == Family::KCenters ? kcenters : kmeans;
+  static const std::vector<KernelChoice> kmeans = pick(clustering::kKMeans);
+  static const std::vector<KernelChoice> kcenters = pick(clustering::kKCenters);
+  return family == clustering::kKCenters ? kcenters : kmeans;
 }
 
 bool canTraceClustering(Family family, const std::string& variant) {
@@ -397,18 +397,18 @@ BlockTrace traceClusteringBlock(const AccessQuery& q, ThreadRange keep) {
 
   // Values steer the traced kernels except assign; a points file is read for its size anyway.
   // Generated points are made only after the size check below (the seed's are 800 MB).
-  const bool fromFile = !r.clustering.inputPath.empty();
+  const bool fromFile = !r.section<ClusteringProblem>().inputPath.empty();
   const bool needValues = su.kernel != Kernel::Assign || fromFile;
   PointSet points;
   if (fromFile) {
-    points = makePoints(r.clustering, r.seed);
+    points = makePoints(r.section<ClusteringProblem>(), r.seed);
     su.n = points.n;
     su.d = points.d;
   } else {
-    su.n = r.clustering.n;
-    su.d = r.clustering.d;
+    su.n = r.section<ClusteringProblem>().n;
+    su.d = r.section<ClusteringProblem>().d;
   }
-  su.k = r.clustering.k;
+  su.k = r.section<ClusteringProblem>().k;
   su.size = r.launch.threadsPerBlock;
   su.gridN = static_cast<int>((su.n + su.size - 1) / su.size);
   su.center = std::min(1, su.k - 1);
@@ -453,7 +453,7 @@ BlockTrace traceClusteringBlock(const AccessQuery& q, ThreadRange keep) {
                      size + "; the access lens runs at most " +
                      std::to_string(static_cast<int64_t>(kPrerequisiteTerms / 1e6)) +
                      "e6 (choose a smaller problem)");
-  if (needValues && !fromFile) points = makePoints(r.clustering, r.seed);
+  if (needValues && !fromFile) points = makePoints(r.section<ClusteringProblem>(), r.seed);
   t.blockDim = {su.size, 1};
   t.gridDim = {su.grid, 1};
   t.blockIdx = {su.block, 0};

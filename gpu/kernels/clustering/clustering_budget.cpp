@@ -10,8 +10,9 @@
 #include <cstdio>
 #include <limits>
 
-#include "clustering_parallel.h"
 #include "kernellab/errors.h"
+#include "kernellab/parallel.h"
+#include "kernellab/random.h"
 #include "kernellab/text.h"
 
 namespace kernellab::clustering {
@@ -60,7 +61,7 @@ MemoryNeed estimateMemory(const BudgetInput& in) {
   const double n = double(in.n), d = double(in.d), k = double(in.k), tpb = double(in.tpb);
   const double grid = std::ceil(n / std::max(1.0, tpb));
   const double points = 4.0 * n * d, centres = 4.0 * k * d;
-  const bool kmeans = in.family == Family::KMeans;
+  const bool kmeans = in.family == clustering::kKMeans;
   // The reference folds per-chunk partial sums (clustering_reference.cpp): at most 256 chunks,
   // never more chunks than points.
   const double chunks = std::min(256.0, std::max(1.0, n));
@@ -141,7 +142,7 @@ CoordinateRange coordinateRange(const float* values, int64_t n, int d) {
   constexpr int64_t kChunks = 64;
   std::vector<double> maxAbs(kChunks, 0.0), spread(kChunks, 0.0);
   const float* first = values;  // differences from point 0 bound the span: S' <= S <= 2 S'
-  detail::parallelChunks(n, kChunks, [&](int64_t c, int64_t b, int64_t e) {
+  parallelChunks(n, kChunks, [&](int64_t c, int64_t b, int64_t e) {
     double m = 0, s = 0;
     for (int64_t i = b; i < e; ++i) {
       const float* x = values + i * d;

@@ -26,7 +26,7 @@ struct MemoryNeed {
 };
 
 struct BudgetInput {
-  Family family = Family::KMeans;
+  Family family = clustering::kKMeans;
   int64_t n = 0;
   int d = 0;
   int k = 0;

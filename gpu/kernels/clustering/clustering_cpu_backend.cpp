@@ -192,7 +192,7 @@ class CpuBackend final : public Backend {
     const int64_t n = points_.n;
     gridN_ = static_cast<int>((n + tpb_ - 1) / tpb_);
     labels_.assign(static_cast<size_t>(n), -1);
-    dist_.assign(family == Family::KCenters ? static_cast<size_t>(n) : 0, kNaN);
+    dist_.assign(family == clustering::kKCenters ? static_cast<size_t>(n) : 0, kNaN);
     centerIndex_.assign(static_cast<size_t>(k_), -1);
     radius_.assign(static_cast<size_t>(k_), kNaN);
     candValue_.assign(static_cast<size_t>(gridN_), kNaN);
@@ -375,7 +375,7 @@ class CpuBackend final : public Backend {
   const PointSet& points_;
   int k_;
   VariantInfo variant_;
-  Family family_ = Family::KMeans;
+  Family family_ = clustering::kKMeans;
   int tpb_ = 256;
   int gridN_ = 0;
   std::unique_ptr<ArrangedPoints<CoalescedLayout>> coalesced_;

@@ -5,18 +5,13 @@
 #include <cmath>
 #include <unordered_set>
 
-#include "clustering_parallel.h"
 #include "kernellab/clustering.h"
 #include "kernellab/errors.h"
+#include "kernellab/parallel.h"
+#include "kernellab/random.h"
 #include "kernellab/text.h"
 
 namespace kernellab::clustering {
-
-using detail::parallelChunks;
-using detail::parallelFor;
-using detail::SeqRandom;
-using detail::splitmix64;
-using detail::uniform01;
 
 namespace {
 

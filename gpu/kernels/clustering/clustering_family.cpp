@@ -12,7 +12,7 @@
 
 #include "clustering_backend.h"
 #include "clustering_budget.h"
-#include "family_runners.h"
+#include "clustering_parts.h"
 #include "fault_injection.h"
 #include "kernellab/checked_number.h"
 #include "kernellab/clustering.h"
@@ -78,7 +78,7 @@ RecentCache<KMeansReference>& kmeansCache() {
 }
 
 std::string datasetKey(const RunRequest& r) {
-  const ClusteringProblem& p = r.clustering;
+  const ClusteringProblem& p = r.section<ClusteringProblem>();
   if (!p.inputPath.empty()) {
     std::error_code ec;
     const auto size = std::filesystem::file_size(p.inputPath, ec);
@@ -92,11 +92,12 @@ std::string datasetKey(const RunRequest& r) {
 }
 
 std::shared_ptr<const PointSet> dataset(const RunRequest& r) {
-  return pointCache().getOrMake(datasetKey(r), [&] { return makePoints(r.clustering, r.seed); });
+  return pointCache().getOrMake(datasetKey(r),
+                                [&] { return makePoints(r.section<ClusteringProblem>(), r.seed); });
 }
 
 std::string initKey(const RunRequest& r) {
-  const ClusteringProblem& p = r.clustering;
+  const ClusteringProblem& p = r.section<ClusteringProblem>();
   return datasetKey(r) + "|init:" + toString(p.init) + ":" + std::to_string(p.k) + ":" +
          std::to_string(r.seed) + ":" + p.centersPath;
 }
@@ -110,7 +111,7 @@ struct Shape {
 };
 
 Shape shapeOf(const RunRequest& r) {
-  const ClusteringProblem& p = r.clustering;
+  const ClusteringProblem& p = r.section<ClusteringProblem>();
   Shape s;
   if (!p.inputPath.empty()) {
     auto pts = dataset(r);
@@ -133,7 +134,7 @@ int gridFor(int64_t n, int tpb) { return static_cast<int>((n + tpb - 1) / tpb); 
 double kernelBytes(Family f, size_t kernel, int64_t n, int d, int k, int grid) {
   const double points = 4.0 * double(n) * d, perPoint = 4.0 * double(n),
                centres = 4.0 * double(k) * d;
-  if (f == Family::KCenters)
+  if (f == clustering::kKCenters)
     return kernel == 0 ? points + 3.0 * perPoint + 8.0 * grid  // points, distance in/out, labels
                        : 8.0 * grid + 8.0;                     // candidates in, radius + center out
   switch (kernel) {
@@ -150,7 +151,8 @@ double kernelBytes(Family f, size_t kernel, int64_t n, int d, int k, int grid) {
 double engineKernelBytes(Family f, Engine e, size_t kernel, int64_t n, int d, int k) {
   const double points = 4.0 * double(n) * d, perPoint = 4.0 * double(n),
                centres = 4.0 * double(k) * d;
-  if (f == Family::KCenters) return points + 3.0 * perPoint;  // points, distance in/out, labels
+  if (f == clustering::kKCenters)
+    return points + 3.0 * perPoint;                           // points, distance in/out, labels
   const double g = 4.0 * double(n) * k;                       // the N x K product
   const double finalize = 3.0 * centres + 24.0 * k;           // sums in, centers in and out
   const double update = points + perPoint + 8.0 * double(n);  // points, labels, |x|^2
@@ -181,13 +183,13 @@ double engineKernelBytes(Family f, Engine e, size_t kernel, int64_t n, int d, in
 // Floating-point operations of the distance work: 2 N K D for a full point-center product
 // (k-means), 3 N D per center for k-centers (difference, multiply, add).
 double engineKernelFlops(Family f, Engine e, size_t kernel, int64_t n, int d, int k) {
-  if (f == Family::KCenters) return 3.0 * double(n) * d;
+  if (f == clustering::kKCenters) return 3.0 * double(n) * d;
   (void)e;
   return kernel == 0 ? 2.0 * double(n) * k * d : 0.0;  // the product; the rest is bytes
 }
 
 std::vector<int> kernelGrids(Family f, int64_t n, int k, int tpb) {
-  if (f == Family::KCenters) return {gridFor(n, tpb), 1};
+  if (f == clustering::kKCenters) return {gridFor(n, tpb), 1};
   return {k, gridFor(n, tpb), k};
 }
 
@@ -218,15 +220,15 @@ void checkBudget(const RunRequest& r, const BackendDecision& d,
   in.family = r.family;
   in.n = n;
   in.d = dims;
-  in.k = r.clustering.k;
+  in.k = r.section<ClusteringProblem>().k;
   in.tpb = r.launch.threadsPerBlock;
   in.variants = list;
   in.measureCeilings = r.measureCeilings;
   in.useCuda = d.useCuda;
   in.pointsLoaded = loaded;
-  in.generated = r.clustering.inputPath.empty();
-  in.fixedPointStop =
-      r.family == Family::KMeans && r.clustering.stopRule == StopRule::FixedPoint;
+  in.generated = r.section<ClusteringProblem>().inputPath.empty();
+  in.fixedPointStop = r.family == clustering::kKMeans &&
+                      r.section<ClusteringProblem>().stopRule == StopRule::FixedPoint;
   const MemoryNeed need = estimateMemory(in);
   if (d.useCuda) {
     const uint64_t available = availableMemory(d);
@@ -253,7 +255,7 @@ void checkDimensions(int64_t dims, const std::string& what) {
 }  // namespace
 
 void validateClustering(const RunRequest& r, const BackendDecision& d) {
-  const ClusteringProblem& p = r.clustering;
+  const ClusteringProblem& p = r.section<ClusteringProblem>();
   const std::vector<VariantInfo> list = parseVariants(r.variants, r.family, d.useCuda, d.note);
   if (r.repetitions < 1 || r.repetitions > 100000)
     throw InputError("--reps " + std::to_string(r.repetitions) + " is outside 1..100000");
@@ -266,7 +268,7 @@ void validateClustering(const RunRequest& r, const BackendDecision& d) {
     throw InputError("--tpb " + std::to_string(tpb) + " is above this device's limit of " +
                      std::to_string(d.device.maxThreadsPerBlock) + " threads per block");
   if (p.k < 1) throw InputError("--k " + std::to_string(p.k) + " must be at least 1");
-  if (r.family == Family::KMeans) {
+  if (r.family == clustering::kKMeans) {
     if (p.maxIterations < 1 || p.maxIterations > 1000000)
       throw InputError("--max-iter " + std::to_string(p.maxIterations) + " is outside 1..1000000");
     if (!(p.epsilon >= 0) || !std::isfinite(p.epsilon))
@@ -300,7 +302,7 @@ void validateClustering(const RunRequest& r, const BackendDecision& d) {
     throw InputError("--k " + std::to_string(p.k) + " is larger than " + s.what +
                      " (K clusters need at least K points)");
   std::vector<float> given;
-  if (r.family == Family::KMeans && p.init == InitMethod::Given) {
+  if (r.family == clustering::kKMeans && p.init == InitMethod::Given) {
     if (p.centersPath.empty()) throw InputError("--init given needs --centers FILE");
     given = loadCenters(p.centersPath, p.k, s.d);
   }
@@ -323,365 +325,467 @@ struct RunContext {
   int64_t first = 0;                     // k-centers
 };
 
-VariantResult runVariant(const RunContext& ctx, const VariantInfo& v) {
-  const RunRequest& r = ctx.r;
-  const Family fam = r.family;
-  const PointSet& s = ctx.s;
-  const int k = r.clustering.k;
-  const int tpb = r.launch.threadsPerBlock;
-  const std::vector<std::string>& names = kernelNames(fam, v);
-  const bool engine = v.engine != Engine::Seed;
-  const size_t nk = names.size();
-  Backend& backend = ctx.backend;
-
-  VariantResult vr;
-  vr.variant = v.id;
-  std::vector<PhaseTiming> phases;
-  std::vector<std::vector<double>> launchMs(nk);
-  std::vector<std::vector<double>> repKernelMs(nk);
-  std::vector<double> repTotal;
-  std::vector<double> repCheckMs;  // k-means, fixed-point rule: reading labels back per repetition
-  std::vector<int> launches(nk, 0);
+// One repetition of a variant as it runs: each kernel's time and launches, and its records.
+struct Repetition {
+  Repetition(int index, size_t kernels, bool timed, bool live, bool liveLabels)
+      : index(index),
+        kernelMs(kernels, 0.0),
+        launches(kernels, 0),
+        timed(timed),
+        live(live),
+        liveLabels(liveLabels) {}
+  int index;
+  std::vector<double> kernelMs;  // each kernel's total over the repetition
+  std::vector<int> launches;
   std::vector<IterationRecord> records;
-  std::vector<std::vector<IterationRecord>> timedRecords;  // per timed repetition
-  std::vector<std::optional<ResourceUsage>> resources;
-  ClusteringOutput out;
-  std::vector<double> scores;
-  std::vector<float> radii, distances;
-  std::vector<int32_t> lastCounts;
-  double copyBackMs = 0;
+  bool timed;       // after the warm-up
+  bool live;        // reports its iterations to RunHooks::iteration (the first repetition)
+  bool liveLabels;  // ... with the labels
+  bool checkedLabels = false;  // k-means, fixed-point rule: labels read back for the stop decision
+  double checkMs = 0;          // ... taking this long
+};
 
-  try {
+// One variant of a clustering run: prepare the backend, warm up and time the repetitions
+// (k-centers' loop over centers, the fused engine's single launch, or k-means's loop over
+// iterations), download the result, record the schedule, verify against the CPU reference
+// (k-means: replayed from its own state when it left the reference's path at a tie), then put
+// the timings together.
+class VariantRun {
+ public:
+  VariantRun(const RunContext& ctx, const VariantInfo& v)
+      : ctx_(ctx),
+        v_(v),
+        r_(ctx.r),
+        p_(ctx.r.section<ClusteringProblem>()),
+        s_(ctx.s),
+        backend_(ctx.backend),
+        family_(ctx.r.family),
+        k_(p_.k),
+        tpb_(ctx.r.launch.threadsPerBlock),
+        names_(kernelNames(family_, v)),
+        engine_(v.engine != Engine::Seed),
+        kernels_(names_.size()),
+        launchMs_(kernels_),
+        repKernelMs_(kernels_),
+        launches_(kernels_, 0) {
+    vr_.variant = v.id;
+  }
+
+  VariantResult run() {
     try {
-      backend.prepare(v, fam, tpb, phases);
-    } catch (const InputError& e) {
-      // An engine that cannot serve this shape or machine (its shared-memory plan, cuBLAS not
-      // installed): the variant is reported as not run with the reason; the others still run.
+      if (!prepare()) return std::move(vr_);
+      const int runs = r_.warmup + r_.repetitions;
+      for (int rep = 0; rep < runs; ++rep) {
+        ctx_.hooks.throwIfCancelled();
+        progress(rep, 0, 1);
+        // Live data from the first run; every run computes the same result.
+        const bool live = rep == 0 && static_cast<bool>(ctx_.hooks.iteration);
+        Repetition current(rep, kernels_, rep >= r_.warmup, live, live && p_.keepLabels);
+        if (family_ == kKCenters && engine_)
+          kcentersAtOnce(current);
+        else if (family_ == kKCenters)
+          kcentersLoop(current);
+        else
+          kmeansLoop(current);
+        if (current.timed) keep(std::move(current));
+      }
+      reportMedianRepetition();
+      download();
+      if (r_.recordSchedule) recordSchedule();
+      finishOutput();
+      // The testing hook that proves verification catches a wrong result (fault_injection.h).
+      if (faultInjectedFor(v_.id) && !out_.labels.empty()) {
+        int32_t& l = out_.labels[out_.labels.size() / 2];
+        l = k_ > 1 ? (l + 1) % k_ : -1;
+      }
+      if (r_.verify) verify();
+    } catch (const CudaError& e) {
+      if (e.sticky()) throw;  // the context is gone; runExperiment reports it
       std::vector<PhaseTiming> ignored;
-      backend.release(ignored);
-      vr.ok = false;
-      vr.error = e.what();
-      return vr;
+      backend_.release(ignored);
+      vr_.ok = false;
+      vr_.error = e.what();  // a refused launch or allocation: reported, never timed
+      return std::move(vr_);
     }
-    resources = backend.resources();
-    const int runs = r.warmup + r.repetitions;
-    // Progress moves with every iteration (center) of every repetition; verification against
-    // the CPU reference takes the last share.
-    const double shares = runs + (r.verify ? 1.0 : 0.0);
-    auto progress = [&](int rep, int step, int steps) {
-      const std::string what = (rep < r.warmup ? "warm-up " + std::to_string(rep + 1) + " of " + std::to_string(r.warmup)
-                                               : "repetition " + std::to_string(rep - r.warmup + 1) + " of " + std::to_string(r.repetitions)) +
-                               (steps > 1 ? (fam == Family::KCenters ? ", center " : ", iteration ") + std::to_string(step + 1) : std::string());
-      ctx.hooks.report(what, (rep + double(step) / std::max(1, steps)) / shares);
-    };
-    for (int rep = 0; rep < runs; ++rep) {
-      ctx.hooks.throwIfCancelled();
-      progress(rep, 0, 1);
-      // Live data from the first run; every run computes the same result.
-      const bool live = rep == 0 && static_cast<bool>(ctx.hooks.iteration);
-      const bool liveLabels = live && r.clustering.keepLabels;
-      std::vector<IterationRecord> recs;
-      std::vector<double> kernelTotal(nk, 0.0);
-      std::vector<int> repLaunches(nk, 0);
-      auto account = [&](const std::vector<double>& ms, bool firstIteration) {
-        for (size_t q = 0; q < nk; ++q) {
-          // The seed's calcCentroids does not run in the first iteration (no assignment yet).
-          if (fam == Family::KMeans && !engine && q == 0 && firstIteration) continue;
-          kernelTotal[q] += ms[q];
-          ++repLaunches[q];
-          if (rep >= r.warmup) launchMs[q].push_back(ms[q]);
-        }
-      };
-      if (fam == Family::KCenters && engine) {
-        // The best engine runs all K centers on the GPU without a round trip: one time for the
-        // whole run; the centers and radii are read back afterwards.
-        const std::optional<KCentersRun> all = backend.kcentersRunAll(ctx.first, k);
-        if (!all) throw std::logic_error("clustering backend has no k-centers engine");
-        radii = all->radii;
-        kernelTotal[0] = all->ms;
-        repLaunches[0] = k;
-        if (rep >= r.warmup) launchMs[0].push_back(all->ms / k);
-        for (int j = 0; j < k; ++j) {
-          IterationRecord rec;
-          rec.iteration = j + 1;
-          rec.score = radii[static_cast<size_t>(j)];
-          rec.chosenPoint = static_cast<int>(all->centers[static_cast<size_t>(j)]);
-          recs.push_back(rec);
-        }
-        out.centerIndices = all->centers;
-        if (live) {
-          ClusteringOutput current;
-          current.centerIndices = all->centers;
-          current.centers = gatherRows(s, current.centerIndices);
-          current.iterations = k;
-          if (liveLabels) backend.downloadLabels(current.labels);
-          ctx.hooks.iteration(v.id, recs.back(), current);
-        }
-      } else if (fam == Family::KCenters) {
-        backend.kcentersBegin(ctx.first);
-        std::vector<int64_t> centers{ctx.first};
-        radii.clear();
-        for (int j = 0; j < k; ++j) {
-          ctx.hooks.throwIfCancelled();
-          progress(rep, j, k);
-          const KCentersStep step = backend.kcentersStep(j, k);
-          IterationRecord rec;
-          rec.iteration = j + 1;
-          rec.score = step.radius;
-          rec.kernelMs = step.kernelMs;
-          rec.chosenPoint = static_cast<int>(centers[static_cast<size_t>(j)]);
-          recs.push_back(rec);
-          radii.push_back(step.radius);
-          if (j + 1 < k) centers.push_back(step.next);
-          account(step.kernelMs, false);
-          if (live) {
-            ClusteringOutput current;
-            current.centerIndices.assign(centers.begin(), centers.begin() + j + 1);
-            current.centers = gatherRows(s, current.centerIndices);
-            current.iterations = j + 1;
-            if (liveLabels) backend.downloadLabels(current.labels);
-            ctx.hooks.iteration(v.id, rec, current);
-          }
-        }
-        out.centerIndices = centers;
-      } else {
-        backend.kmeansBegin(ctx.init->values);
-        scores.clear();
-        // The stop decision for every engine (kmeans_stop.h): the fixed-point rule reads each
-        // iteration's labels back (untimed by the kernel events; its own phase below).
-        KMeansStop stop(r.clustering);
-        std::vector<int32_t> labels;
-        double checkMs = 0;
-        for (int it = 0; it < r.clustering.maxIterations; ++it) {
-          ctx.hooks.throwIfCancelled();
-          progress(rep, it, r.clustering.maxIterations);
-          const KMeansStep step = backend.kmeansStep(it);
-          double score = 0;
-          for (double c : step.clusterScore) score += c;
-          scores.push_back(score);
-          lastCounts = step.clusterCount;
-          labels.clear();
-          if (stop.needsLabels())
-            checkMs += backend.downloadLabels(labels);
-          else if (liveLabels)
-            backend.downloadLabels(labels);
-          const bool done = stop.afterIteration(it, score, labels);
-          IterationRecord rec;
-          rec.iteration = it + 1;
-          rec.score = score;
-          rec.kernelMs = step.kernelMs;
-          rec.rechecked = v.engine == Engine::Best ? step.rechecked : -1;
-          rec.labelsChanged = stop.labelsChanged();
-          recs.push_back(rec);
-          account(step.kernelMs, it == 0);
-          if (live) {
-            ClusteringOutput current;
-            backend.downloadCentroids(current.centers);
-            current.iterations = it + 1;
-            current.inertia = score;
-            current.clusterSizes.assign(step.clusterCount.begin(), step.clusterCount.end());
-            if (liveLabels) current.labels = labels;
-            ctx.hooks.iteration(v.id, rec, current);
-          }
-          if (done) break;
-        }
-        out.stopReason = stop.reason();
-        if (stop.needsLabels() && rep >= r.warmup) repCheckMs.push_back(checkMs);
+    putTimings();
+    if (!p_.keepLabels) out_.labels.clear();
+    vr_.details.set(std::move(out_));
+    return std::move(vr_);
+  }
+
+ private:
+  // An engine that cannot serve this shape or machine (its shared-memory plan, cuBLAS not
+  // installed) is reported as not run with the reason; the other variants still run.
+  bool prepare() {
+    try {
+      backend_.prepare(v_, family_, tpb_, phases_);
+    } catch (const InputError& e) {
+      std::vector<PhaseTiming> ignored;
+      backend_.release(ignored);
+      vr_.ok = false;
+      vr_.error = e.what();
+      return false;
+    }
+    resources_ = backend_.resources();
+    return true;
+  }
+
+  // Progress moves with every iteration (center) of every repetition; verification against the
+  // CPU reference takes the last share.
+  double shares() const { return r_.warmup + r_.repetitions + (r_.verify ? 1.0 : 0.0); }
+  void progress(int rep, int step, int steps) const {
+    const std::string what =
+        (rep < r_.warmup ? "warm-up " + std::to_string(rep + 1) + " of " + std::to_string(r_.warmup)
+                         : "repetition " + std::to_string(rep - r_.warmup + 1) + " of " +
+                               std::to_string(r_.repetitions)) +
+        (steps > 1
+             ? (family_ == kKCenters ? ", center " : ", iteration ") + std::to_string(step + 1)
+             : std::string());
+    ctx_.hooks.report(what, (rep + double(step) / std::max(1, steps)) / shares());
+  }
+
+  // One launch of each kernel (a center or an iteration) into the repetition's times.
+  void account(Repetition& rep, const std::vector<double>& ms, bool firstIteration) {
+    for (size_t q = 0; q < kernels_; ++q) {
+      // The seed's calcCentroids does not run in the first iteration (no assignment yet).
+      if (family_ == kKMeans && !engine_ && q == 0 && firstIteration) continue;
+      rep.kernelMs[q] += ms[q];
+      ++rep.launches[q];
+      if (rep.timed) launchMs_[q].push_back(ms[q]);
+    }
+  }
+
+  // A timed repetition's totals (warm-ups are dropped).
+  void keep(Repetition&& rep) {
+    double total = 0;
+    for (size_t q = 0; q < kernels_; ++q) {
+      repKernelMs_[q].push_back(rep.kernelMs[q]);
+      total += rep.kernelMs[q];
+    }
+    repTotal_.push_back(total);
+    if (rep.checkedLabels) repCheckMs_.push_back(rep.checkMs);
+    timedRecords_.push_back(std::move(rep.records));
+    launches_ = rep.launches;
+  }
+
+  void reportIteration(const Repetition& rep, const IterationRecord& rec,
+                       const ClusteringOutput& current) const {
+    if (rep.live) ctx_.hooks.iteration(v_.id, rec, current);
+  }
+
+  // The live state of k-centers after `chosen` centers.
+  ClusteringOutput kcentersState(const std::vector<int64_t>& centers, size_t chosen, bool labels) {
+    ClusteringOutput current;
+    current.centerIndices.assign(centers.begin(), centers.begin() + chosen);
+    current.centers = gatherRows(s_, current.centerIndices);
+    current.iterations = static_cast<int>(chosen);
+    if (labels) backend_.downloadLabels(current.labels);
+    return current;
+  }
+
+  // The best k-centers engine runs all K centers on the GPU without a round trip: one time for
+  // the whole run; the centers and radii are read back afterwards.
+  void kcentersAtOnce(Repetition& rep) {
+    const std::optional<KCentersRun> all = backend_.kcentersRunAll(ctx_.first, k_);
+    if (!all) throw std::logic_error("clustering backend has no k-centers engine");
+    radii_ = all->radii;
+    rep.kernelMs[0] = all->ms;
+    rep.launches[0] = k_;
+    if (rep.timed) launchMs_[0].push_back(all->ms / k_);
+    for (int j = 0; j < k_; ++j) {
+      IterationRecord rec;
+      rec.iteration = j + 1;
+      rec.score = radii_[static_cast<size_t>(j)];
+      rec.chosenPoint = static_cast<int>(all->centers[static_cast<size_t>(j)]);
+      rep.records.push_back(rec);
+    }
+    out_.centerIndices = all->centers;
+    if (rep.live)
+      reportIteration(rep, rep.records.back(),
+                      kcentersState(all->centers, all->centers.size(), rep.liveLabels));
+  }
+
+  // The seed's k-centers: per center, the distance kernel then the max-reduction that picks
+  // the farthest point as the next center.
+  void kcentersLoop(Repetition& rep) {
+    backend_.kcentersBegin(ctx_.first);
+    std::vector<int64_t> centers{ctx_.first};
+    radii_.clear();
+    for (int j = 0; j < k_; ++j) {
+      ctx_.hooks.throwIfCancelled();
+      progress(rep.index, j, k_);
+      const KCentersStep step = backend_.kcentersStep(j, k_);
+      IterationRecord rec;
+      rec.iteration = j + 1;
+      rec.score = step.radius;
+      rec.kernelMs = step.kernelMs;
+      rec.chosenPoint = static_cast<int>(centers[static_cast<size_t>(j)]);
+      rep.records.push_back(rec);
+      radii_.push_back(step.radius);
+      if (j + 1 < k_) centers.push_back(step.next);
+      account(rep, step.kernelMs, false);
+      if (rep.live)
+        reportIteration(rep, rec, kcentersState(centers, size_t(j + 1), rep.liveLabels));
+    }
+    out_.centerIndices = centers;
+  }
+
+  // k-means: per iteration the engine's kernels (the seed's calcCentroids, assign, score), until
+  // the request's stop rule (kmeans_stop.h, the same for every engine). The fixed-point rule reads
+  // each iteration's labels back (untimed by the kernel events; its own phase).
+  void kmeansLoop(Repetition& rep) {
+    backend_.kmeansBegin(ctx_.init->values);
+    scores_.clear();
+    KMeansStop stop(p_);
+    std::vector<int32_t> labels;
+    for (int it = 0; it < p_.maxIterations; ++it) {
+      ctx_.hooks.throwIfCancelled();
+      progress(rep.index, it, p_.maxIterations);
+      const KMeansStep step = backend_.kmeansStep(it);
+      const double score = sumOf(step.clusterScore);
+      scores_.push_back(score);
+      lastCounts_ = step.clusterCount;
+      labels.clear();
+      if (stop.needsLabels())
+        rep.checkMs += backend_.downloadLabels(labels);
+      else if (rep.liveLabels)
+        backend_.downloadLabels(labels);
+      const bool done = stop.afterIteration(it, score, labels);
+      IterationRecord rec;
+      rec.iteration = it + 1;
+      rec.score = score;
+      rec.kernelMs = step.kernelMs;
+      rec.rechecked = v_.engine == Engine::Best ? step.rechecked : -1;
+      rec.labelsChanged = stop.labelsChanged();
+      rep.records.push_back(rec);
+      account(rep, step.kernelMs, it == 0);
+      if (rep.live) {
+        ClusteringOutput current;
+        backend_.downloadCentroids(current.centers);
+        current.iterations = it + 1;
+        current.inertia = score;
+        current.clusterSizes.assign(step.clusterCount.begin(), step.clusterCount.end());
+        if (rep.liveLabels) current.labels = labels;
+        reportIteration(rep, rec, current);
       }
-      if (rep >= r.warmup) {
-        double total = 0;
-        for (size_t q = 0; q < nk; ++q) {
-          repKernelMs[q].push_back(kernelTotal[q]);
-          total += kernelTotal[q];
-        }
-        repTotal.push_back(total);
-        timedRecords.push_back(std::move(recs));
-        launches = repLaunches;
-      }
+      if (done) break;
     }
-    // The iterations reported are those of the median repetition (by total kernel time; the
-    // lower middle one of an even count), so their sum is the median the charts show.
-    if (!repTotal.empty()) {
-      std::vector<size_t> order(repTotal.size());
-      for (size_t q = 0; q < order.size(); ++q) order[q] = q;
-      std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return repTotal[a] < repTotal[b]; });
-      records = std::move(timedRecords[order[(order.size() - 1) / 2]]);
-      vr.iterationsFrom = "median";
-    }
-    copyBackMs += backend.downloadLabels(out.labels);
-    if (fam == Family::KCenters)
-      copyBackMs += backend.downloadDistances(distances);
+    out_.stopReason = stop.reason();
+    rep.checkedLabels = stop.needsLabels();
+  }
+
+  static double sumOf(const std::vector<double>& parts) {
+    double sum = 0;
+    for (double c : parts) sum += c;
+    return sum;
+  }
+
+  // The iterations reported are those of the median repetition (by total kernel time; the lower
+  // middle one of an even count), so their sum is the median the charts show.
+  void reportMedianRepetition() {
+    if (repTotal_.empty()) return;
+    std::vector<size_t> order(repTotal_.size());
+    for (size_t q = 0; q < order.size(); ++q) order[q] = q;
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return repTotal_[a] < repTotal_[b]; });
+    records_ = std::move(timedRecords_[order[(order.size() - 1) / 2]]);
+    vr_.iterationsFrom = "median";
+  }
+
+  void download() {
+    copyBackMs_ += backend_.downloadLabels(out_.labels);
+    if (family_ == kKCenters)
+      copyBackMs_ += backend_.downloadDistances(distances_);
     else
-      copyBackMs += backend.downloadCentroids(out.centers);
-    if (r.recordSchedule) {
-      // After the downloads: the recorded launch repeats work whose results are already out.
-      if (auto rec = backend.recordSchedule(k - 1)) {
-        const size_t q = fam == Family::KCenters ? 0 : 1;  // the per-point kernel
-        const double plain = summarize(launchMs[q], backend.clock()).medianMs;
-        vr.schedule = std::move(rec->blocks);
-        if (plain > 0) vr.scheduleOverheadPct = 100.0 * (rec->ms - plain) / plain;
-      }
-    }
+      copyBackMs_ += backend_.downloadCentroids(out_.centers);
+  }
 
-    // Results.
-    if (fam == Family::KCenters) {
-      out.iterations = k;
-      out.centers = gatherRows(s, out.centerIndices);
+  // After the downloads: the recorded launch repeats work whose results are already out.
+  void recordSchedule() {
+    if (auto rec = backend_.recordSchedule(k_ - 1)) {
+      const size_t q = family_ == kKCenters ? 0 : 1;  // the per-point kernel
+      const double plain = summarize(launchMs_[q], backend_.clock()).medianMs;
+      vr_.schedule = std::move(rec->blocks);
+      if (plain > 0) vr_.scheduleOverheadPct = 100.0 * (rec->ms - plain) / plain;
+    }
+  }
+
+  void finishOutput() {
+    if (family_ == kKCenters) {
+      out_.iterations = k_;
+      out_.centers = gatherRows(s_, out_.centerIndices);
       double inertia = 0;
-      for (float dd : distances) inertia += dd;
-      out.inertia = inertia;
-      out.clusterSizes = histogram(out.labels, k);
+      for (float dd : distances_) inertia += dd;
+      out_.inertia = inertia;
+      out_.clusterSizes = histogram(out_.labels, k_);
     } else {
-      out.iterations = static_cast<int>(scores.size());
-      out.inertia = scores.empty() ? 0.0 : scores.back();
-      out.clusterSizes.assign(lastCounts.begin(), lastCounts.end());
+      out_.iterations = static_cast<int>(scores_.size());
+      out_.inertia = scores_.empty() ? 0.0 : scores_.back();
+      out_.clusterSizes.assign(lastCounts_.begin(), lastCounts_.end());
     }
-
-    // The testing hook that proves verification catches a wrong result (fault_injection.h).
-    if (faultInjectedFor(v.id) && !out.labels.empty()) {
-      int32_t& l = out.labels[out.labels.size() / 2];
-      l = k > 1 ? (l + 1) % k : -1;
-    }
-
-    if (r.verify) {
-      ctx.hooks.report("verifying against the CPU reference", double(runs) / shares);
-      if (fam == Family::KCenters) {
-        const std::string key =
-            datasetKey(r) + "|kcenters:" + std::to_string(k) + ":" + std::to_string(ctx.first);
-        auto ref =
-            kcentersCache().getOrMake(key, [&] { return referenceKCenters(s, k, ctx.first); });
-        vr.verification = verifyKCenters(s, *ref, out, distances, radii);
-      } else {
-        // The cuBLAS peers' labels are approximate by design: their path leaves the reference's
-        // at the first near tie, so they are checked from their own state, labels counted.
-        const bool approximate = approximateLabels(v.engine);
-        if (!approximate) {
-          const std::string key = initKey(r) + "|kmeans:" + std::to_string(out.iterations);
-          auto ref = kmeansCache().getOrMake(
-              key, [&] { return referenceKMeans(s, ctx.init->values, k, out.iterations, -1.0); });
-          vr.verification = verifyKMeans(s, *ref, out, scores);
-        }
-        if (approximate || !vr.verification.passed) {
-          // Float rounding may order two equal distances the other way than the reference, and one
-          // point changing cluster moves the next centers: the run then follows another, equally
-          // valid path. Replay it (untimed, deterministic) and check every iteration from its own
-          // state; a wrong kernel fails there too, and the reported result must be the replay's.
-          const Verification independent = vr.verification;
-          KMeansStepCheck check(s, ctx.init->values, k, approximate);
-          backend.kmeansBegin(ctx.init->values);
-          std::vector<int32_t> labels;
-          std::vector<float> centers;
-          for (int it = 0; it < out.iterations; ++it) {
-            ctx.hooks.throwIfCancelled();
-            const KMeansStep step = backend.kmeansStep(it);
-            backend.downloadLabels(labels);
-            backend.downloadCentroids(centers);
-            double score = 0;
-            for (double c : step.clusterScore) score += c;
-            check.iteration(centers, labels, score, step.clusterCount);
-          }
-          vr.verification = check.finish(out);
-          if (vr.verification.passed && !approximate)
-            vr.verification.note =
-                "left the reference's path after a tie (first difference: " + independent.note +
-                "); " + vr.verification.note;
-        }
-      }
-    }
-  } catch (const CudaError& e) {
-    if (e.sticky()) throw;  // the context is gone; runExperiment reports it
-    std::vector<PhaseTiming> ignored;
-    backend.release(ignored);
-    vr.ok = false;
-    vr.error = e.what();  // a refused launch or allocation: reported, never timed
-    return vr;
   }
 
-  // Timings.
-  const std::string clock = backend.clock();
-  const std::vector<int> grids = engine ? backend.engineGrids() : kernelGrids(fam, s.n, k, tpb);
-  // An engine that chose its path on this device names its kernels and the path itself.
-  std::vector<std::string> engineNames = engine ? backend.engineKernelNames() : std::vector<std::string>();
-  if (engineNames.size() != nk) engineNames.clear();
-  if (engine) vr.strategy = backend.engineStrategy();
-  const int gridN = gridFor(s.n, tpb);
-  for (size_t q = 0; q < nk; ++q) {
-    KernelResult kr;
-    kr.name = q < engineNames.size() ? engineNames[q] : names[q];
-    kr.timing = summarize(launchMs[q], clock);
-    kr.totalMs = summarize(repKernelMs[q], clock).medianMs;
-    kr.launches = launches[q];
-    kr.bytes = engine ? engineKernelBytes(fam, v.engine, q, s.n, s.d, k)
-                      : kernelBytes(fam, q, s.n, s.d, k, gridN);
-    kr.flops = engine ? engineKernelFlops(fam, v.engine, q, s.n, s.d, k) : 0.0;
-    kr.gbps = gigabytesPerSecond(kr.bytes, kr.timing.medianMs);
-    if (q < resources.size()) kr.resources = resources[q];
-    kr.gridX = q < grids.size() ? grids[q] : 0;
-    kr.gridY = 1;
-    kr.blockX = engine ? (kr.resources ? kr.resources->threadsPerBlock : 0) : tpb;
-    kr.blockY = 1;
-    vr.bytes += kr.bytes * kr.launches;
-    vr.kernels.push_back(std::move(kr));
+  void verify() {
+    ctx_.hooks.report("verifying against the CPU reference",
+                      double(r_.warmup + r_.repetitions) / shares());
+    if (family_ == kKCenters) {
+      const std::string key =
+          datasetKey(r_) + "|kcenters:" + std::to_string(k_) + ":" + std::to_string(ctx_.first);
+      auto ref =
+          kcentersCache().getOrMake(key, [&] { return referenceKCenters(s_, k_, ctx_.first); });
+      vr_.verification = verifyKCenters(s_, *ref, out_, distances_, radii_);
+      return;
+    }
+    // The cuBLAS peers' labels are approximate by design: their path leaves the reference's at
+    // the first near tie, so they are checked from their own state, labels counted.
+    const bool approximate = approximateLabels(v_.engine);
+    if (!approximate) {
+      const std::string key = initKey(r_) + "|kmeans:" + std::to_string(out_.iterations);
+      auto ref = kmeansCache().getOrMake(
+          key, [&] { return referenceKMeans(s_, ctx_.init->values, k_, out_.iterations, -1.0); });
+      vr_.verification = verifyKMeans(s_, *ref, out_, scores_);
+    }
+    if (approximate || !vr_.verification.passed) verifyKMeansByReplay(approximate);
   }
-  vr.total = summarize(repTotal, clock);
-  vr.gbps = gigabytesPerSecond(vr.bytes, vr.total.medianMs);
-  phases.push_back({"kernels", vr.total.medianMs});
-  if (!repCheckMs.empty())
-    phases.push_back({"stop check (labels to host)", summarize(repCheckMs, clock).medianMs});
-  phases.push_back({clock == "cuda-events" ? "device to host" : "copy results (host)", copyBackMs});
-  backend.release(phases);
-  vr.phases = std::move(phases);
-  vr.iterations = std::move(records);
 
-  if (!r.clustering.keepLabels) out.labels.clear();
-  vr.clustering = std::move(out);
-  return vr;
-}
+  // Float rounding may order two equal distances the other way than the reference, and one point
+  // changing cluster moves the next centers: the run then follows another, equally valid path.
+  // Replay it (untimed, deterministic) and check every iteration from its own state; a wrong
+  // kernel fails there too, and the reported result must be the replay's.
+  void verifyKMeansByReplay(bool approximate) {
+    const Verification independent = vr_.verification;
+    KMeansStepCheck check(s_, ctx_.init->values, k_, approximate);
+    backend_.kmeansBegin(ctx_.init->values);
+    std::vector<int32_t> labels;
+    std::vector<float> centers;
+    for (int it = 0; it < out_.iterations; ++it) {
+      ctx_.hooks.throwIfCancelled();
+      const KMeansStep step = backend_.kmeansStep(it);
+      backend_.downloadLabels(labels);
+      backend_.downloadCentroids(centers);
+      check.iteration(centers, labels, sumOf(step.clusterScore), step.clusterCount);
+    }
+    vr_.verification = check.finish(out_);
+    if (vr_.verification.passed && !approximate)
+      vr_.verification.note =
+          "left the reference's path after a tie (first difference: " + independent.note + "); " +
+          vr_.verification.note;
+  }
+
+  // Per kernel: the median launch, the median total per repetition, bytes and bandwidth, the
+  // resources and launch shape; then the variant's total and its phases.
+  void putTimings() {
+    const std::string clock = backend_.clock();
+    const std::vector<int> grids =
+        engine_ ? backend_.engineGrids() : kernelGrids(family_, s_.n, k_, tpb_);
+    // An engine that chose its path on this device names its kernels and the path itself.
+    std::vector<std::string> engineNames =
+        engine_ ? backend_.engineKernelNames() : std::vector<std::string>();
+    if (engineNames.size() != kernels_) engineNames.clear();
+    if (engine_) vr_.strategy = backend_.engineStrategy();
+    const int gridN = gridFor(s_.n, tpb_);
+    for (size_t q = 0; q < kernels_; ++q) {
+      KernelResult kr;
+      kr.name = q < engineNames.size() ? engineNames[q] : names_[q];
+      kr.timing = summarize(launchMs_[q], clock);
+      kr.totalMs = summarize(repKernelMs_[q], clock).medianMs;
+      kr.launches = launches_[q];
+      kr.bytes = engine_ ? engineKernelBytes(family_, v_.engine, q, s_.n, s_.d, k_)
+                         : kernelBytes(family_, q, s_.n, s_.d, k_, gridN);
+      kr.flops = engine_ ? engineKernelFlops(family_, v_.engine, q, s_.n, s_.d, k_) : 0.0;
+      kr.gbps = gigabytesPerSecond(kr.bytes, kr.timing.medianMs);
+      if (q < resources_.size()) kr.resources = resources_[q];
+      kr.gridX = q < grids.size() ? grids[q] : 0;
+      kr.gridY = 1;
+      kr.blockX = engine_ ? (kr.resources ? kr.resources->threadsPerBlock : 0) : tpb_;
+      kr.blockY = 1;
+      vr_.bytes += kr.bytes * kr.launches;
+      vr_.kernels.push_back(std::move(kr));
+    }
+    vr_.total = summarize(repTotal_, clock);
+    vr_.gbps = gigabytesPerSecond(vr_.bytes, vr_.total.medianMs);
+    phases_.push_back({"kernels", vr_.total.medianMs});
+    if (!repCheckMs_.empty())
+      phases_.push_back({"stop check (labels to host)", summarize(repCheckMs_, clock).medianMs});
+    phases_.push_back(
+        {clock == "cuda-events" ? "device to host" : "copy results (host)", copyBackMs_});
+    backend_.release(phases_);
+    vr_.phases = std::move(phases_);
+    vr_.iterations = std::move(records_);
+  }
+
+  const RunContext& ctx_;
+  const VariantInfo& v_;
+  const RunRequest& r_;
+  const ClusteringProblem& p_;
+  const PointSet& s_;
+  Backend& backend_;
+  const Family family_;
+  const int k_;
+  const int tpb_;
+  const std::vector<std::string>& names_;
+  const bool engine_;
+  const size_t kernels_;
+
+  VariantResult vr_;
+  std::vector<PhaseTiming> phases_;
+  std::vector<std::optional<ResourceUsage>> resources_;
+  // Timings over the timed repetitions.
+  std::vector<std::vector<double>> launchMs_;     // every timed launch, per kernel
+  std::vector<std::vector<double>> repKernelMs_;  // per kernel, its total per repetition
+  std::vector<double> repTotal_;                  // the variant's kernels per repetition
+  std::vector<double> repCheckMs_;                // k-means fixed-point rule: labels to host
+  std::vector<int> launches_;                     // per kernel, per repetition
+  std::vector<std::vector<IterationRecord>> timedRecords_;
+  std::vector<IterationRecord> records_;  // the median repetition's
+  // The result.
+  ClusteringOutput out_;
+  std::vector<double> scores_;            // k-means, per iteration of the last repetition
+  std::vector<float> radii_, distances_;  // k-centers
+  std::vector<int32_t> lastCounts_;
+  double copyBackMs_ = 0;
+};
 
 }  // namespace
 
 RunResult runClustering(const RunRequest& r, const BackendDecision& d, const RunHooks& hooks) {
-  validateClustering(r, d);
   const std::vector<VariantInfo> list = parseVariants(r.variants, r.family, d.useCuda, d.note);
+  const ClusteringProblem& p = r.section<ClusteringProblem>();
   RunResult res;
   res.request = r;
   res.device = d.device;
   res.backend = d.useCuda ? "cuda" : "cpu";
   res.backendNote = d.note;
 
-  hooks.report(r.clustering.inputPath.empty() ? "generating the points"
-                                              : "loading " + r.clustering.inputPath,
-               0.0);
+  hooks.report(p.inputPath.empty() ? "generating the points" : "loading " + p.inputPath, 0.0);
   const std::shared_ptr<const PointSet> points = dataset(r);
   const PointSet& s = *points;
-  if (!r.clustering.inputPath.empty()) {
+  if (!p.inputPath.empty()) {
     // The request that ran: a file's points decide N and D, whatever the request said.
-    res.request.clustering.n = s.n;
-    res.request.clustering.d = s.d;
+    res.request.section<ClusteringProblem>().n = s.n;
+    res.request.section<ClusteringProblem>().d = s.d;
   }
   std::shared_ptr<const InitialCenters> init;
   int64_t first = 0;
-  if (r.family == Family::KMeans) {
+  if (r.family == clustering::kKMeans) {
     hooks.report("initial centers", 0.02);
-    init = initCache().getOrMake(initKey(r), [&] {
-      return initialCenters(s, r.clustering.k, r.clustering.init, r.seed, r.clustering.centersPath);
-    });
+    init = initCache().getOrMake(
+        initKey(r), [&] { return initialCenters(s, p.k, p.init, r.seed, p.centersPath); });
   } else {
-    first = firstCenter(s, r.clustering.init, r.seed);
+    first = firstCenter(s, p.init, r.seed);
   }
   // Generated points (a file's were checked by validateClustering): squared distances must fit
   // float32, also to given centers.
-  if (r.clustering.inputPath.empty())
-    checkCoordinateRange(
-        s, init ? init->values : std::vector<float>{},
-        std::string("the generated points (radius ") + numberText(r.clustering.radius) + ")");
+  if (p.inputPath.empty())
+    checkCoordinateRange(s, init ? init->values : std::vector<float>{},
+                         std::string("the generated points (radius ") + numberText(p.radius) + ")");
   hooks.throwIfCancelled();
 
   std::unique_ptr<Backend> backend;
 #ifdef KERNELLAB_HAVE_CUDA
-  if (d.useCuda) backend = makeCudaBackend(s, r.clustering.k);
+  if (d.useCuda) backend = makeCudaBackend(s, p.k);
 #endif
-  if (!backend) backend = makeCpuBackend(s, r.clustering.k);
+  if (!backend) backend = makeCpuBackend(s, p.k);
 
   if (r.measureCeilings)
     res.ceilings.push_back(backend->copyCeiling(r.warmup, r.repetitions, hooks.within(0.04, 0.05, "measuring the copy ceiling")));
@@ -690,7 +794,7 @@ RunResult runClustering(const RunRequest& r, const BackendDecision& d, const Run
     const RunHooks part = hooks.within(0.05 + 0.95 * double(i) / double(list.size()),
                                        0.05 + 0.95 * double(i + 1) / double(list.size()), "running " + list[i].id);
     const RunContext ctx{r, d, part, s, *backend, init.get(), first};
-    VariantResult vr = runVariant(ctx, list[i]);
+    VariantResult vr = VariantRun(ctx, list[i]).run();
     if (!vr.ok || (vr.verification.performed && !vr.verification.passed)) res.ok = false;
     if (!res.ceilings.empty() && res.ceilings.front().gbps > 0)
       vr.fractionOfMemcpy = vr.gbps / res.ceilings.front().gbps;

@@ -5,14 +5,12 @@
 #include <cmath>
 #include <limits>
 
-#include "clustering_parallel.h"
 #include "kernellab/clustering.h"
 #include "kernellab/errors.h"
+#include "kernellab/parallel.h"
+#include "kernellab/random.h"
 
 namespace kernellab::clustering {
-
-using detail::parallelChunks;
-using detail::parallelFor;
 
 namespace {
 

@@ -34,9 +34,9 @@ namespace {
 VariantInfo bestVariant(Family f) {
   return {"best",
           ScratchMemory::Shared,
-          f == Family::KCenters ? DataLayout::Coalesced : DataLayout::Interleaved,
-          f == Family::KCenters ? "Best (fused)" : "Best (exact TF32)",
-          f == Family::KCenters
+          f == clustering::kKCenters ? DataLayout::Coalesced : DataLayout::Interleaved,
+          f == clustering::kKCenters ? "Best (fused)" : "Best (exact TF32)",
+          f == clustering::kKCenters
               ? "One fused pass per center (16-byte loads, farthest point picked on the GPU by the "
                 "last block), the K launches one CUDA graph: bandwidth-bound, no host round trips."
               : "Distances and labels in one pass on the TF32 tensor cores with a proven error "
@@ -63,22 +63,22 @@ VariantInfo cublasVariant(bool tf32) {
 const std::vector<VariantInfo>& variants(Family family) {
   static const std::vector<VariantInfo> kmeans = [] {
     auto t = variants();
-    t.push_back(bestVariant(Family::KMeans));
+    t.push_back(bestVariant(clustering::kKMeans));
     t.push_back(cublasVariant(false));
     t.push_back(cublasVariant(true));
     return t;
   }();
   static const std::vector<VariantInfo> kcenters = [] {
     auto t = variants();
-    t.push_back(bestVariant(Family::KCenters));
+    t.push_back(bestVariant(clustering::kKCenters));
     return t;
   }();
-  return family == Family::KCenters ? kcenters : kmeans;
+  return family == clustering::kKCenters ? kcenters : kmeans;
 }
 
 std::optional<VariantInfo> variantFromString(const std::string& id) {
   const std::string lower = toLower(id);
-  for (const auto& v : variants(Family::KMeans))
+  for (const auto& v : variants(clustering::kKMeans))
     if (v.id == lower) return v;
   return std::nullopt;
 }
@@ -128,7 +128,7 @@ const std::vector<std::string>& kernelNames(Family family, const VariantInfo& v)
       "cublasSgemm", "argminKernel", "updateSumsKernel", "finalizeFromSumsKernel"};
   static const std::vector<std::string> kmeansCublasTf32 = {
       "cublasGemmEx TF32", "argminKernel", "updateSumsKernel", "finalizeFromSumsKernel"};
-  if (v.engine == Engine::Best) return family == Family::KCenters ? kcentersBest : kmeansBest;
+  if (v.engine == Engine::Best) return family == clustering::kKCenters ? kcentersBest : kmeansBest;
   if (v.engine == Engine::Cublas) return kmeansCublas;
   if (v.engine == Engine::CublasTf32) return kmeansCublasTf32;
   return kernelNames(family);
@@ -139,7 +139,7 @@ const std::vector<std::string>& kernelNames(Family family) {
                                                     "kcentersSelectKernel"};
   static const std::vector<std::string> kmeans = {"calcCentroidsKernel", "assignToClustersKernel",
                                                   "calcScoreKernel"};
-  return family == Family::KCenters ? kcenters : kmeans;
+  return family == clustering::kKCenters ? kcenters : kmeans;
 }
 
 double speedup(double tOld, double tNew) { return tNew > 0 ? tOld / tNew : 0.0; }

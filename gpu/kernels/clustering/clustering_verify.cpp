@@ -6,8 +6,9 @@
 #include <cmath>
 #include <limits>
 
-#include "clustering_parallel.h"
 #include "kernellab/clustering.h"
+#include "kernellab/parallel.h"
+#include "kernellab/random.h"
 #include "kernellab/text.h"
 
 namespace kernellab::clustering {
@@ -327,7 +328,7 @@ void KMeansStepCheck::iteration(const std::vector<float>& centers,
   std::vector<int64_t> chunkTies(kChunks, 0), chunkBad(kChunks, 0), firstBad(kChunks, -1);
   std::vector<int64_t> chunkFar(kChunks, 0);  // approximate labels: not the nearest center
   std::vector<std::string> badText(kChunks), farText(kChunks);
-  detail::parallelChunks(n, kChunks, [&](int64_t chunk, int64_t b, int64_t e) {
+  parallelChunks(n, kChunks, [&](int64_t chunk, int64_t b, int64_t e) {
     double score = 0;
     for (int64_t i = b; i < e; ++i) {
       const int32_t l = labels[static_cast<size_t>(i)];

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernellab/request.h"
+#include "kernellab/clustering_request.h"
 #include "kernellab/result.h"
 
 namespace kernellab::clustering {

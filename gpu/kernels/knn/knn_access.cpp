@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "access_tracers.h"
 #include "kernellab/block_executor.h"
 #include "kernellab/errors.h"
 #include "kernellab/knn.h"
 #include "knn_backend.h"
+#include "knn_parts.h"
 
 namespace kernellab::access::detail {
 

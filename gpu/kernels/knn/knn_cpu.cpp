@@ -102,8 +102,8 @@ double distanceTerms(const Geometry& g, WindowShape w) {
 }
 
 Geometry makeGeometry(ImageShape shape, const RunRequest& r, Variant v, int maxThreadsPerBlock) {
-  Geometry g = windowGeometry(shape, r.knn.window, r.knn.k);
-  int bx = r.launch.blockX, by = r.launch.blockY;
+  Geometry g = windowGeometry(shape, r.section<KnnProblem>().window, r.section<KnnProblem>().k);
+  int bx = r.section<KnnProblem>().blockX, by = r.section<KnnProblem>().blockY;
   const int tpb = r.launch.threadsPerBlock;
   if (bx < 0 || by < 0)
     throw InputError("--block " + std::to_string(bx) + "x" + std::to_string(by) +

@@ -2,13 +2,13 @@
 // KNN family runner: the image, the CPU references, then every requested variant poisoned,
 // warmed up, timed, verified list by list and put into the result, with the rectangular
 // variant's differences from the per-pixel window classified.
-#include "family_runners.h"
 #include "fault_injection.h"
 #include "kernellab/errors.h"
 #include "kernellab/host_memory.h"
 #include "kernellab/knn.h"
 #include "kernellab/text.h"
 #include "knn_backend.h"
+#include "knn_parts.h"
 
 namespace kernellab::detail {
 
@@ -22,7 +22,8 @@ void validateKnn(const RunRequest& r, const BackendDecision& d) {
   validate(r, shape, d.device, availableMemory(d));
   // The host keeps the image, the downloaded lists and up to two references.
   const double pixels = static_cast<double>(shape.rows) * shape.cols;
-  const double hostNeeded = 4.0 * pixels * shape.components + 3.0 * 8.0 * pixels * r.knn.k;
+  const double hostNeeded =
+      4.0 * pixels * shape.components + 3.0 * 8.0 * pixels * r.section<KnnProblem>().k;
   requireHostMemory(hostNeeded, "--image " + std::to_string(shape.rows) + "x" +
                                     std::to_string(shape.cols) + "x" +
                                     std::to_string(shape.components) +
@@ -42,7 +43,6 @@ std::string mismatchText(const KnnWindowMismatch& m) {
 }  // namespace
 
 RunResult runKnn(const RunRequest& r, const BackendDecision& d, const RunHooks& hooks) {
-  validateKnn(r, d);
   const std::vector<Variant> list = parseVariants(r.variants);
 
   RunResult res;
@@ -51,17 +51,18 @@ RunResult runKnn(const RunRequest& r, const BackendDecision& d, const RunHooks& 
   res.backend = d.useCuda ? "cuda" : "cpu";
   res.backendNote = d.note;
 
-  hooks.report(r.knn.inputPath.empty() ? "generating the feature image"
-                                       : "loading " + r.knn.inputPath,
+  hooks.report(r.section<KnnProblem>().inputPath.empty()
+                   ? "generating the feature image"
+                   : "loading " + r.section<KnnProblem>().inputPath,
                0.0);
   const Image img = imageFor(r);
   const ImageShape shape{img.rows, img.cols, img.components};
-  res.request.knn.rows = img.rows;  // the file's size when the image was loaded
-  res.request.knn.cols = img.cols;
-  res.request.knn.components = img.components;
+  res.request.section<KnnProblem>().rows = img.rows;  // the file's size when the image was loaded
+  res.request.section<KnnProblem>().cols = img.cols;
+  res.request.section<KnnProblem>().components = img.components;
   const Geometry base = makeGeometry(shape, r, Variant::Global, d.device.maxThreadsPerBlock);
-  res.request.launch.blockX = base.blockX;  // the shape derived from threadsPerBlock
-  res.request.launch.blockY = base.blockY;
+  res.request.section<KnnProblem>().blockX = base.blockX;  // the shape derived from threadsPerBlock
+  res.request.section<KnnProblem>().blockY = base.blockY;
   res.request.launch.threadsPerBlock = base.blockX * base.blockY;
   hooks.throwIfCancelled();
 
@@ -120,7 +121,7 @@ RunResult runKnn(const RunRequest& r, const BackendDecision& d, const RunHooks& 
       vr.ok = false;
       vr.error = tv.error;
       vr.refused = tv.refused;
-      vr.knn = std::move(det);
+      vr.details.set(std::move(det));
       if (tv.resources) {
         KernelResult k;
         k.name = vi.kernel;
@@ -152,7 +153,7 @@ RunResult runKnn(const RunRequest& r, const BackendDecision& d, const RunHooks& 
     vr.bytes = bytes;
     vr.gbps = k.gbps;
 
-    if (r.verify || r.knn.keepNeighbours) {
+    if (r.verify || r.section<KnnProblem>().keepNeighbours) {
       backend->download(out);
       if (faultInjectedFor(vi.id)) {
         // One wrong neighbour in the middle of the image (a row every reference sample holds).
@@ -190,12 +191,12 @@ RunResult runKnn(const RunRequest& r, const BackendDecision& d, const RunHooks& 
       }
       if (!vr.verification.passed) res.ok = false;
     }
-    if (r.knn.keepNeighbours) {
+    if (r.section<KnnProblem>().keepNeighbours) {
       det.k = g.k;
       det.indices = out.index;
       det.squaredDistances = out.squaredDistance;
     }
-    vr.knn = std::move(det);
+    vr.details.set(std::move(det));
     res.variants.push_back(std::move(vr));
   }
   hooks.report("done", 1.0);

@@ -6,40 +6,22 @@
 #include <fstream>
 #include <limits>
 #include <new>
-#include <thread>
 
 #include "kernellab/errors.h"
 #include "kernellab/host_memory.h"
 #include "kernellab/input_file.h"
 #include "kernellab/knn.h"
 #include "kernellab/npy_header.h"
+#include "kernellab/parallel.h"
+#include "kernellab/random.h"
 
 namespace kernellab::knn {
 namespace {
-
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 
 // Uniform in [0, 1) from a hash of (salt, a, b).
 double unit(uint64_t salt, uint64_t a, uint64_t b) {
   return static_cast<double>(splitmix64(salt ^ splitmix64(a * 0x100000001B3ull + b)) >> 11) *
          (1.0 / 9007199254740992.0);
-}
-
-template <class Fn>
-void parallelRows(int rows, Fn&& fn) {
-  const int workers = std::max(1, std::min<int>(rows, std::thread::hardware_concurrency()));
-  std::vector<std::thread> pool;
-  for (int w = 1; w < workers; ++w)
-    pool.emplace_back([&fn, w, workers, rows] {
-      for (int r = w; r < rows; r += workers) fn(r);
-    });
-  for (int r = 0; r < rows; r += workers) fn(r);
-  for (auto& t : pool) t.join();
 }
 
 struct Region {
@@ -87,7 +69,8 @@ Image makeImage(int rows, int cols, int components, uint64_t seed) {
       g.texture[c] = 0.04 * unit(salt, 130 + c, s);
     }
   }
-  parallelRows(rows, [&](int r) {
+  parallelForEach(rows, [&](int64_t row) {
+    const int r = static_cast<int>(row);
     for (int col = 0; col < cols; ++col) {
       // Nearest site, in coordinates scaled to the image so regions are blobs on any aspect ratio.
       int best = 0;
@@ -271,13 +254,17 @@ void saveNpyImage(const std::string& path, const Image& image) {
 }
 
 Image imageFor(const RunRequest& r) {
-  if (!r.knn.inputPath.empty()) return loadNpyImage(r.knn.inputPath);
-  return makeImage(r.knn.rows, r.knn.cols, r.knn.components, r.seed);
+  if (!r.section<KnnProblem>().inputPath.empty())
+    return loadNpyImage(r.section<KnnProblem>().inputPath);
+  return makeImage(r.section<KnnProblem>().rows, r.section<KnnProblem>().cols,
+                   r.section<KnnProblem>().components, r.seed);
 }
 
 ImageShape shapeFor(const RunRequest& r) {
-  if (!r.knn.inputPath.empty()) return readNpyShape(r.knn.inputPath);
-  return {r.knn.rows, r.knn.cols, r.knn.components};
+  if (!r.section<KnnProblem>().inputPath.empty())
+    return readNpyShape(r.section<KnnProblem>().inputPath);
+  return {r.section<KnnProblem>().rows, r.section<KnnProblem>().cols,
+          r.section<KnnProblem>().components};
 }
 
 }  // namespace kernellab::knn

@@ -12,28 +12,13 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
-#include <thread>
 
 #include "kernellab/knn.h"
+#include "kernellab/parallel.h"
 #include "kernellab/text.h"
 
 namespace kernellab::knn {
 namespace {
-
-// Calls fn(item) for every item of [0, n), spread over the hardware threads.
-template <class Fn>
-void parallelFor(int64_t n, Fn&& fn) {
-  const int workers =
-      static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(n, std::thread::hardware_concurrency())));
-  std::atomic<int64_t> next{0};
-  auto work = [&] {
-    for (int64_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) fn(i);
-  };
-  std::vector<std::thread> pool;
-  for (int w = 1; w < workers; ++w) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
-}
 
 float squaredDistance(const Image& img, int64_t a, int64_t b) {
   float d = 0.0f;
@@ -103,7 +88,7 @@ void referenceKnn(const Image& img, const Geometry& g, WindowShape w, Lists& out
   if (out.k != g.k || static_cast<int64_t>(out.index.size()) != g.pixels * g.k)
     out.reset(g.pixels, g.k);
   const std::vector<int> list = allRowsIfEmpty(rows, g.rows);
-  parallelFor(static_cast<int64_t>(list.size()) * g.cols, [&](int64_t item) {
+  parallelForEach(static_cast<int64_t>(list.size()) * g.cols, [&](int64_t item) {
     thread_local std::vector<Candidate> heap;
     const int64_t p = static_cast<int64_t>(list[static_cast<size_t>(item / g.cols)]) * g.cols +
                       item % g.cols;
@@ -198,7 +183,7 @@ uint64_t checkConsistency(const Image& img, const Geometry& g, WindowShape w, co
   std::mutex firstMutex;
   int64_t firstPixel = std::numeric_limits<int64_t>::max();
   firstProblem.clear();
-  parallelFor(g.rows, [&](int64_t r) {
+  parallelForEach(g.rows, [&](int64_t r) {
     for (int64_t p = r * g.cols; p < (r + 1) * g.cols; ++p) {
       std::string problem;
       int64_t lo, hi;

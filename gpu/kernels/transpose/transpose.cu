@@ -416,9 +416,9 @@ namespace kernellab::transpose {
 
 bool fitsOneLaunch(int64_t width, int64_t height) {
   RunRequest r;
-  r.family = Family::Transpose;
-  r.transpose.width = width;
-  r.transpose.height = height;
+  r.family = transpose::kFamily;
+  r.section<TransposeProblem>().width = width;
+  r.section<TransposeProblem>().height = height;
   try {
     makeGeometry(r, Variant::Best);
     return true;
@@ -430,9 +430,9 @@ bool fitsOneLaunch(int64_t width, int64_t height) {
 std::string transposeOnDevice(const float* in, float* out, int64_t width, int64_t height,
                               CUstream_st* stream) {
   RunRequest r;
-  r.family = Family::Transpose;
-  r.transpose.width = width;
-  r.transpose.height = height;
+  r.family = transpose::kFamily;
+  r.section<TransposeProblem>().width = width;
+  r.section<TransposeProblem>().height = height;
   const Geometry g = makeGeometry(r, Variant::Best);
   const BestKernel b = bestKernel(g, false);
   b.fn<<<dim3(g.gridX, g.gridY), dim3(g.tile, g.blockRows), b.sharedBytes, stream>>>(in, out, g,

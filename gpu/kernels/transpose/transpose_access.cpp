@@ -3,10 +3,10 @@
 // CUDA kernel and the CPU executor, with a Mem policy that records instead of moving data.
 #include <string>
 
-#include "access_tracers.h"
 #include "kernellab/block_executor.h"
 #include "kernellab/errors.h"
 #include "kernellab/transpose.h"
+#include "transpose_parts.h"
 
 namespace kernellab::access::detail {
 

@@ -6,11 +6,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <thread>
 #include <vector>
 
 #include "kernellab/block_executor.h"
 #include "kernellab/errors.h"
+#include "kernellab/parallel.h"
+#include "kernellab/random.h"
 #include "kernellab/text.h"
 #include "kernellab/transpose.h"
 #include "kernellab/variant_table.h"
@@ -92,9 +93,10 @@ std::optional<Strategy> forcedStrategy(int64_t w, int64_t h) {
 
 Geometry bestGeometry(const RunRequest& r, int maxThreadsPerBlock) {
   RunRequest shaped = r;
-  shaped.launch.tile = 32;  // validate the size with a valid shape; the best shape replaces it
+  shaped.section<TransposeProblem>().tile =
+      32;  // validate the size with a valid shape; the best shape replaces it
   shaped.launch.threadsPerBlock = 256;
-  const int64_t w = r.transpose.width, h = r.transpose.height;
+  const int64_t w = r.section<TransposeProblem>().width, h = r.section<TransposeProblem>().height;
   if (w < 1 || h < 1)
     throw InputError("--size " + std::to_string(w) + "x" + std::to_string(h) +
                      ": width and height must be at least 1");
@@ -196,7 +198,7 @@ std::string strategyDescription(Strategy s) {
 
 Geometry makeGeometry(const RunRequest& r, Variant v, int maxThreadsPerBlock) {
   if (v == Variant::Best) return bestGeometry(r, maxThreadsPerBlock);
-  const int tile = r.launch.tile;
+  const int tile = r.section<TransposeProblem>().tile;
   const int tpb = r.launch.threadsPerBlock;
   if (tile != 16 && tile != 32)
     throw InputError("--tile " + std::to_string(tile) + " is not supported (16 or 32)");
@@ -214,7 +216,7 @@ Geometry makeGeometry(const RunRequest& r, Variant v, int maxThreadsPerBlock) {
                      " gives " + std::to_string(blockRows) +
                      " rows of threads; it must divide the tile's " + std::to_string(tile) +
                      " rows (at most tile x tile = " + std::to_string(tile * tile) + " threads)");
-  const int64_t w = r.transpose.width, h = r.transpose.height;
+  const int64_t w = r.section<TransposeProblem>().width, h = r.section<TransposeProblem>().height;
   if (w < 1 || h < 1)
     throw InputError("--size " + std::to_string(w) + "x" + std::to_string(h) +
                      ": width and height must be at least 1");
@@ -246,51 +248,27 @@ void validate(const RunRequest& r, const DeviceInfo& device, uint64_t availableB
     throw InputError("--reps " + std::to_string(r.repetitions) + " is outside 1..100000");
   if (r.warmup < 0 || r.warmup > 1000)
     throw InputError("--warmup " + std::to_string(r.warmup) + " is outside 0..1000");
-  const double matrixBytes = 4.0 * r.transpose.width * r.transpose.height;
+  const double matrixBytes =
+      4.0 * r.section<TransposeProblem>().width * r.section<TransposeProblem>().height;
   // Input and output live on the device; the host also keeps the reference for verification.
   const double needed = 2.0 * matrixBytes;
   if (availableBytes > 0 && needed > static_cast<double>(availableBytes))
-    throw InputError("--size " + std::to_string(r.transpose.width) + "x" +
-                     std::to_string(r.transpose.height) + " needs " + formatBytes(needed) +
-                     " of " + (device.backend == "cuda" ? "device" : "host") + " memory; " +
-                     device.name + " has " + formatBytes(static_cast<double>(availableBytes)) +
-                     " available");
+    throw InputError("--size " + std::to_string(r.section<TransposeProblem>().width) + "x" +
+                     std::to_string(r.section<TransposeProblem>().height) + " needs " +
+                     formatBytes(needed) + " of " + (device.backend == "cuda" ? "device" : "host") +
+                     " memory; " + device.name + " has " +
+                     formatBytes(static_cast<double>(availableBytes)) + " available");
 }
 
 double effectiveBytes(int64_t width, int64_t height) {
   return 2.0 * 4.0 * static_cast<double>(width) * static_cast<double>(height);
 }
 
-namespace {
-
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
-// Splits [0, n) into contiguous chunks over the hardware threads.
-template <class Fn>
-void parallelRange(int64_t n, Fn&& fn) {
-  const int workers = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const int64_t chunk = (n + workers - 1) / workers;
-  std::vector<std::thread> pool;
-  for (int w = 1; w < workers; ++w) {
-    const int64_t b = w * chunk, e = std::min(n, b + chunk);
-    if (b < e) pool.emplace_back([&fn, b, e] { fn(b, e); });
-  }
-  fn(0, std::min(n, chunk));
-  for (auto& t : pool) t.join();
-}
-
-}  // namespace
-
 std::vector<float> makeInput(int64_t width, int64_t height, uint64_t seed) {
   const int64_t n = width * height;
   std::vector<float> in(static_cast<size_t>(n));
   const uint64_t salt = splitmix64(seed);
-  parallelRange(n, [&](int64_t b, int64_t e) {
+  parallelFor(n, [&](int64_t b, int64_t e) {
     for (int64_t i = b; i < e; ++i) {
       // 24 random bits mapped to (-1, 1) \ {0}: distinct values expose misplaced elements.
       const uint64_t r = splitmix64(salt ^ static_cast<uint64_t>(i)) >> 40;
@@ -303,14 +281,12 @@ std::vector<float> makeInput(int64_t width, int64_t height, uint64_t seed) {
 void referenceTranspose(const float* in, int64_t width, int64_t height, float* out) {
   constexpr int64_t kBlock = 64;  // keeps a source and a destination block in L1/L2
   const int64_t rowBlocks = (height + kBlock - 1) / kBlock;
-  parallelRange(rowBlocks, [&](int64_t b, int64_t e) {
-    for (int64_t rb = b; rb < e; ++rb) {
-      const int64_t y0 = rb * kBlock, y1 = std::min(height, y0 + kBlock);
-      for (int64_t x0 = 0; x0 < width; x0 += kBlock) {
-        const int64_t x1 = std::min(width, x0 + kBlock);
-        for (int64_t y = y0; y < y1; ++y)
-          for (int64_t x = x0; x < x1; ++x) out[x * height + y] = in[y * width + x];
-      }
+  parallelForEach(rowBlocks, [&](int64_t rb) {
+    const int64_t y0 = rb * kBlock, y1 = std::min(height, y0 + kBlock);
+    for (int64_t x0 = 0; x0 < width; x0 += kBlock) {
+      const int64_t x1 = std::min(width, x0 + kBlock);
+      for (int64_t y = y0; y < y1; ++y)
+        for (int64_t x = x0; x < x1; ++x) out[x * height + y] = in[y * width + x];
     }
   });
 }

@@ -3,12 +3,12 @@
 // poisoned, timed, verified element by element and put into the result.
 #include <limits>
 
-#include "family_runners.h"
 #include "fault_injection.h"
 #include "kernellab/errors.h"
 #include "kernellab/text.h"
 #include "kernellab/transpose.h"
 #include "transpose_backend.h"
+#include "transpose_parts.h"
 
 namespace kernellab::detail {
 
@@ -18,26 +18,27 @@ void validateTranspose(const RunRequest& r, const BackendDecision& d) {
   validate(r, d.device, availableMemory(d));
   if (d.useCuda) {
     // The host keeps input, reference and the downloaded output.
-    const double hostNeeded = 3.0 * 4.0 * r.transpose.width * r.transpose.height;
+    const TransposeProblem& p = r.section<TransposeProblem>();
+    const double hostNeeded = 3.0 * 4.0 * p.width * p.height;
     const uint64_t hostBytes = cpuDeviceInfo().globalMemBytes;
     if (hostBytes > 0 && hostNeeded > static_cast<double>(hostBytes))
-      throw InputError("--size " + std::to_string(r.transpose.width) + "x" +
-                       std::to_string(r.transpose.height) + " needs " + formatBytes(hostNeeded) +
+      throw InputError("--size " + std::to_string(p.width) + "x" + std::to_string(p.height) +
+                       " needs " + formatBytes(hostNeeded) +
                        " of host memory for verification; this machine has " +
                        formatBytes(static_cast<double>(hostBytes)));
   }
 }
 
 RunResult runTranspose(const RunRequest& r, const BackendDecision& d, const RunHooks& hooks) {
-  validateTranspose(r, d);
   const std::vector<Variant> list = parseVariants(r.variants);
-  const int64_t w = r.transpose.width, h = r.transpose.height;
+  const int64_t w = r.section<TransposeProblem>().width, h = r.section<TransposeProblem>().height;
   const int64_t count = w * h;
 
   RunResult res;
   res.request = r;
   const Geometry shape = makeGeometry(r, Variant::Copy, d.device.maxThreadsPerBlock);
-  res.request.launch.rowsPerThread = shape.tile / shape.blockRows;  // derived from tpb and tile
+  res.request.section<TransposeProblem>().rowsPerThread =
+      shape.tile / shape.blockRows;  // derived from tpb and tile
   res.device = d.device;
   res.backend = d.useCuda ? "cuda" : "cpu";
   res.backendNote = d.note;

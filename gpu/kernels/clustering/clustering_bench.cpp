@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Clustering tables of kernellab-cli: run details and `bench clustering`.
-#include "cli_clustering.h"
-
+// The clustering families' tables for kernellab-cli: a run's details (after its table) and
+// `bench clustering|kcenters|kmeans` (the thesis's figure 19 beside the measured times, the
+// bandwidth floor, the k-means kernel table).
 #include <algorithm>
 #include <iomanip>
-#include <iostream>
+#include <ostream>
 #include <sstream>
 
-#include "cli_output.h"
+#include "clustering_parts.h"
 #include "kernellab/backend.h"
 #include "kernellab/checked_number.h"
 #include "kernellab/clustering.h"
@@ -15,7 +15,7 @@
 #include "kernellab/experiment.h"
 #include "kernellab/text.h"
 
-namespace kernellab::cli {
+namespace kernellab::clustering {
 namespace {
 
 std::string ms(double v) { return formatFixed(v, v >= 100 ? 2 : (v >= 1 ? 3 : 4)); }
@@ -32,31 +32,25 @@ const VariantResult* findVariant(const RunResult& run, const std::string& id) {
   return nullptr;
 }
 
-RunHooks progressOnStderr() {
-  RunHooks h;
-  h.progress = [](const std::string& stage, double f) {
-    std::cerr << "[" << formatFixed(100.0 * f, 0) << "%] " << stage << "\n";
-  };
-  return h;
-}
-
 RunRequest benchRequest(Family f, int64_t n, int k, int d, int tpb, int reps, int maxIter,
                         BackendChoice backend) {
   RunRequest r;
   r.family = f;
   // The seed's four: the engines of `bench best` do not depend on threads per block.
   r.variants = {"shared-coalesced", "global-coalesced", "shared-interleaved", "global-interleaved"};
-  r.clustering.n = n;
-  r.clustering.k = k;
-  r.clustering.d = d;
-  r.clustering.init = InitMethod::First;
-  r.clustering.maxIterations = maxIter;
+  ClusteringProblem& problem = r.section<ClusteringProblem>();
+  problem.n = n;
+  problem.k = k;
+  problem.d = d;
+  problem.init = InitMethod::First;
+  problem.maxIterations = maxIter;
   // The seed's experiments and the thesis's figures: Campaign's score rule with epsilon 0, so
   // each run times maxIter iterations unless the score stops changing (no per-iteration label
   // read-back, as in the library the thesis measured).
-  r.clustering.stopRule = StopRule::ScoreChange;
-  r.clustering.epsilon = 0;
-  r.clustering.keepLabels = false;  // a million labels per variant would swamp the JSON
+  problem.stopRule = StopRule::ScoreChange;
+  problem.epsilon = 0;
+  r.section<ClusteringProblem>().keepLabels =
+      false;  // a million labels per variant would swamp the JSON
   r.launch.threadsPerBlock = tpb;
   r.warmup = 1;
   r.repetitions = reps;
@@ -74,10 +68,10 @@ std::string verifiedText(const VariantResult& v) {
 
 void printClusteringDetails(std::ostream& out, const RunResult& run) {
   for (const auto& v : run.variants) {
-    if (!v.ok || !v.clustering) continue;
-    const ClusteringOutput& c = *v.clustering;
+    if (!v.ok || !v.detail<ClusteringOutput>()) continue;
+    const ClusteringOutput& c = *v.detail<ClusteringOutput>();
     out << "  " << v.variant << ": ";
-    if (run.request.family == Family::KCenters)
+    if (run.request.family == kKCenters)
       out << c.centerIndices.size() << " centers from point "
           << (c.centerIndices.empty() ? -1 : c.centerIndices.front()) << ", final radius^2 "
           << (v.iterations.empty() ? std::string("-") : sci(v.iterations.back().score));
@@ -130,8 +124,8 @@ void printClusteringSpeedups(std::ostream& out, const RunResult& run) {
   out << "\n";
 }
 
-bool benchClustering(const CliOptions& o, BackendChoice backend, const std::string& part,
-                     ResultsFile& file) {
+bool bench(const BenchOptions& o, const std::string& part, std::ostream& out, ResultsFile& file) {
+  const BackendChoice backend = o.backend;
   const int64_t n = o.n.empty() ? 1000000 : parseInteger(o.n, "--n");
   const int k = o.k.empty() ? 100 : parseIntegerAs<int>(o.k, "--k");
   const int d = o.d.empty() ? 200 : parseIntegerAs<int>(o.d, "--d");
@@ -141,7 +135,7 @@ bool benchClustering(const CliOptions& o, BackendChoice backend, const std::stri
   else
     for (const auto& t : splitList(o.tpb)) tpbs.push_back(parseIntegerAs<int>(t, "--tpb"));
   const int reps = o.reps.value_or(3);
-  const int maxIter = o.maxIter.value_or(10);
+  const int maxIter = o.maxIterations.value_or(10);
   const bool seedWorkload = n == 1000000 && k == 100 && d == 200;
   if (!decideBackend(backend).useCuda && seedWorkload && o.n.empty())
     throw InputError("bench " + part +
@@ -149,12 +143,11 @@ bool benchClustering(const CliOptions& o, BackendChoice backend, const std::stri
                      "CPU executor; run it on a GPU, or pass smaller --n/--k/--d");
   const bool doCenters = part == "clustering" || part == "kcenters";
   const bool doMeans = part == "clustering" || part == "kmeans";
-  // Validate every configuration before anything runs: bad input exits 2 with nothing timed.
+  // Validate every configuration before anything runs: bad input exits 2 with nothing timed
+  // (each run validates again, once, when it runs).
   for (int tpb : tpbs) {
-    if (doCenters)
-      validateRequest(benchRequest(Family::KCenters, n, k, d, tpb, reps, maxIter, backend));
-    if (doMeans)
-      validateRequest(benchRequest(Family::KMeans, n, k, d, tpb, reps, maxIter, backend));
+    if (doCenters) validateRequest(benchRequest(kKCenters, n, k, d, tpb, reps, maxIter, backend));
+    if (doMeans) validateRequest(benchRequest(kKMeans, n, k, d, tpb, reps, maxIter, backend));
   }
   bool ok = true;
   const auto& variants = clustering::variants();
@@ -162,32 +155,31 @@ bool benchClustering(const CliOptions& o, BackendChoice backend, const std::stri
   if (doCenters) {
     std::vector<RunResult> runs;
     for (int tpb : tpbs) {
-      RunResult run = runExperiment(
-          benchRequest(Family::KCenters, n, k, d, tpb, reps, maxIter, backend), progressOnStderr());
+      RunResult run =
+          runExperiment(benchRequest(kKCenters, n, k, d, tpb, reps, maxIter, backend), o.hooks);
       ok = ok && run.ok;
       runs.push_back(run);
       file.runs.push_back(std::move(run));
     }
     const RunResult& first = runs.front();
     const bool cuda = first.backend == "cuda";
-    std::cout << "\nk-centers, the seed's figure 19: N=" << n << " K=" << k << " D=" << d
-              << "; kernel time of one run (" << k << " centers) in ms\n"
-              << "measured: " << first.device.name << " ("
-              << (cuda ? "CUDA events" : "CPU executor, CPU timings") << "), median of " << reps
-              << " after 1 warm-up; beside it: " << clustering::kPublishedSource
-              << (seedWorkload ? ""
-                               : " (measured at N=1e6 K=100 D=200: not comparable, shown as -)")
-              << "\n";
-    std::cout << std::right << std::setw(5) << "TPB";
-    for (const auto& v : variants) std::cout << " | " << std::left << std::setw(21) << v.title;
-    std::cout << "\n" << std::right << std::setw(5) << "";
+    out << "\nk-centers, the seed's figure 19: N=" << n << " K=" << k << " D=" << d
+        << "; kernel time of one run (" << k << " centers) in ms\n"
+        << "measured: " << first.device.name << " ("
+        << (cuda ? "CUDA events" : "CPU executor, CPU timings") << "), median of " << reps
+        << " after 1 warm-up; beside it: " << clustering::kPublishedSource
+        << (seedWorkload ? "" : " (measured at N=1e6 K=100 D=200: not comparable, shown as -)")
+        << "\n";
+    out << std::right << std::setw(5) << "TPB";
+    for (const auto& v : variants) out << " | " << std::left << std::setw(21) << v.title;
+    out << "\n" << std::right << std::setw(5) << "";
     for (size_t i = 0; i < variants.size(); ++i)
-      std::cout << " | " << std::setw(10) << "measured" << std::setw(11) << "published";
-    std::cout << "\n";
+      out << " | " << std::setw(10) << "measured" << std::setw(11) << "published";
+    out << "\n";
     const auto& published = clustering::publishedFigure19();
     const auto& publishedTpb = clustering::publishedTpb();
     for (size_t r = 0; r < runs.size(); ++r) {
-      std::cout << std::setw(5) << tpbs[r];
+      out << std::setw(5) << tpbs[r];
       const auto at = std::find(publishedTpb.begin(), publishedTpb.end(), tpbs[r]);
       for (const auto& v : variants) {
         const VariantResult* vr = findVariant(runs[r], v.id);
@@ -197,32 +189,30 @@ bool benchClustering(const CliOptions& o, BackendChoice backend, const std::stri
         if (seedWorkload && at != publishedTpb.end())
           for (const auto& p : published)
             if (p.variant == v.id) pub = formatFixed(p.ms[at - publishedTpb.begin()], 2);
-        std::cout << " | " << std::setw(10) << measured << std::setw(11) << pub;
+        out << " | " << std::setw(10) << measured << std::setw(11) << pub;
       }
-      std::cout << "\n";
+      out << "\n";
     }
-    std::cout
-        << "The thesis's times below 256 threads per block come from runs that skipped points "
+    out << "The thesis's times below 256 threads per block come from runs that skipped points "
            "(its grid was sized for 256 threads); every run here processes and verifies every "
            "point (! marks a failed verification).\n";
 
     // Bandwidth floor: K passes over the N x D floats at the copy rate measured in the same run.
-    std::cout << "\nk-centers against its bandwidth floor (K passes over N*D*4 bytes at the "
-              << (cuda ? "cudaMemcpy D2D" : "memcpy") << " rate of the same run): x floor\n";
-    std::cout << std::setw(5) << "TPB" << std::setw(13) << "floor ms";
-    for (const auto& v : variants) std::cout << std::setw(20) << v.id;
-    std::cout << "\n";
+    out << "\nk-centers against its bandwidth floor (K passes over N*D*4 bytes at the "
+        << (cuda ? "cudaMemcpy D2D" : "memcpy") << " rate of the same run): x floor\n";
+    out << std::setw(5) << "TPB" << std::setw(13) << "floor ms";
+    for (const auto& v : variants) out << std::setw(20) << v.id;
+    out << "\n";
     for (size_t r = 0; r < runs.size(); ++r) {
       const double gbps = runs[r].ceilings.empty() ? 0.0 : runs[r].ceilings.front().gbps;
       const double floorMs = gbps > 0 ? double(k) * double(n) * d * 4.0 / (gbps * 1e9) * 1e3 : 0.0;
-      std::cout << std::setw(5) << tpbs[r] << std::setw(13) << (floorMs > 0 ? ms(floorMs) : "-");
+      out << std::setw(5) << tpbs[r] << std::setw(13) << (floorMs > 0 ? ms(floorMs) : "-");
       for (const auto& v : variants) {
         const VariantResult* vr = findVariant(runs[r], v.id);
-        std::cout << std::setw(20)
-                  << (vr && vr->ok && floorMs > 0 ? formatFixed(vr->total.medianMs / floorMs, 2)
-                                                  : "-");
+        out << std::setw(20)
+            << (vr && vr->ok && floorMs > 0 ? formatFixed(vr->total.medianMs / floorMs, 2) : "-");
       }
-      std::cout << "\n";
+      out << "\n";
     }
 
     // The seed's two comparisons at 512 threads per block (or the largest measured).
@@ -232,13 +222,13 @@ bool benchClustering(const CliOptions& o, BackendChoice backend, const std::stri
     const RunResult& cmp = runs[at];
     auto line = [&](const char* what, const std::string& a, const std::string& b) {
       auto c = clustering::compareVariants(cmp, a, b);
-      std::cout << "  " << what << " (" << a << " -> " << b << "): ";
+      out << "  " << what << " (" << a << " -> " << b << "): ";
       if (!c) {
-        std::cout << "-\n";
+        out << "-\n";
         return;
       }
-      std::cout << "S = " << formatFixed(c->speedup, 2) << ", gain "
-                << formatFixed(c->gainPercent, 2) << "%";
+      out << "S = " << formatFixed(c->speedup, 2) << ", gain " << formatFixed(c->gainPercent, 2)
+          << "%";
       const auto pt = std::find(publishedTpb.begin(), publishedTpb.end(), tpbs[at]);
       if (pt != publishedTpb.end()) {
         double pa = 0, pb = 0;
@@ -246,64 +236,61 @@ bool benchClustering(const CliOptions& o, BackendChoice backend, const std::stri
           if (p.variant == a) pa = p.ms[pt - publishedTpb.begin()];
           if (p.variant == b) pb = p.ms[pt - publishedTpb.begin()];
         }
-        std::cout << "   (published: S = " << formatFixed(clustering::speedup(pa, pb), 2)
-                  << ", gain " << formatFixed(clustering::gainPercent(pa, pb), 2) << "%)";
+        out << "   (published: S = " << formatFixed(clustering::speedup(pa, pb), 2) << ", gain "
+            << formatFixed(clustering::gainPercent(pa, pb), 2) << "%)";
       }
-      std::cout << "\n";
+      out << "\n";
     };
-    std::cout << "\nSpeed-up S = T_old / T_new and gain % = (T_old - T_new) / T_old * 100 at "
-              << tpbs[at] << " threads per block:\n";
+    out << "\nSpeed-up S = T_old / T_new and gain % = (T_old - T_new) / T_old * 100 at " << tpbs[at]
+        << " threads per block:\n";
     line("coalescing", "global-interleaved", "global-coalesced");
     line("shared memory", "global-coalesced", "shared-coalesced");
   }
 
   if (doMeans) {
-    std::cout << "\nk-means, Campaign's three kernels: N=" << n << " K=" << k << " D=" << d
-              << ", first K points as centers, up to " << maxIter
-              << " iterations; ms per launch (median), ms per run = all launches of one run\n";
-    std::cout << std::setw(5) << "TPB"
-              << "  " << std::left << std::setw(20) << "variant" << std::right << std::setw(15)
-              << "calcCentroids" << std::setw(18) << "assignToClusters" << std::setw(11)
-              << "calcScore" << std::setw(7) << "iter" << std::setw(13) << "ms per run"
-              << std::setw(11) << "x floor"
-              << "  verified\n";
+    out << "\nk-means, Campaign's three kernels: N=" << n << " K=" << k << " D=" << d
+        << ", first K points as centers, up to " << maxIter
+        << " iterations; ms per launch (median), ms per run = all launches of one run\n";
+    out << std::setw(5) << "TPB"
+        << "  " << std::left << std::setw(20) << "variant" << std::right << std::setw(15)
+        << "calcCentroids" << std::setw(18) << "assignToClusters" << std::setw(11) << "calcScore"
+        << std::setw(7) << "iter" << std::setw(13) << "ms per run" << std::setw(11) << "x floor"
+        << "  verified\n";
     for (int tpb : tpbs) {
-      RunResult run = runExperiment(
-          benchRequest(Family::KMeans, n, k, d, tpb, reps, maxIter, backend), progressOnStderr());
+      RunResult run =
+          runExperiment(benchRequest(kKMeans, n, k, d, tpb, reps, maxIter, backend), o.hooks);
       ok = ok && run.ok;
       const double gbps = run.ceilings.empty() ? 0.0 : run.ceilings.front().gbps;
       for (const auto& v : run.variants) {
-        std::cout << std::setw(5) << tpb << "  " << std::left << std::setw(20) << v.variant
-                  << std::right;
+        out << std::setw(5) << tpb << "  " << std::left << std::setw(20) << v.variant << std::right;
         if (!v.ok) {
-          std::cout << "  not run: " << v.error << "\n";
+          out << "  not run: " << v.error << "\n";
           continue;
         }
         for (size_t q = 0; q < 3; ++q)
-          std::cout << std::setw(q == 0 ? 15 : (q == 1 ? 18 : 11))
-                    << (q < v.kernels.size() && v.kernels[q].launches > 0
-                            ? ms(v.kernels[q].timing.medianMs)
-                            : "-");
-        const int iterations = v.clustering ? v.clustering->iterations : 0;
+          out << std::setw(q == 0 ? 15 : (q == 1 ? 18 : 11))
+              << (q < v.kernels.size() && v.kernels[q].launches > 0
+                      ? ms(v.kernels[q].timing.medianMs)
+                      : "-");
+        const int iterations =
+            v.detail<ClusteringOutput>() ? v.detail<ClusteringOutput>()->iterations : 0;
         // Floor: each launch of each kernel reads the N x D points once.
         int launches = 0;
         for (const auto& kr : v.kernels) launches += kr.launches;
         const double floorMs =
             gbps > 0 ? double(launches) * double(n) * d * 4.0 / (gbps * 1e9) * 1e3 : 0;
-        std::cout << std::setw(7) << iterations << std::setw(13) << ms(v.total.medianMs)
-                  << std::setw(11)
-                  << (floorMs > 0 ? formatFixed(v.total.medianMs / floorMs, 2) : "-") << "  "
-                  << verifiedText(v) << "\n";
+        out << std::setw(7) << iterations << std::setw(13) << ms(v.total.medianMs) << std::setw(11)
+            << (floorMs > 0 ? formatFixed(v.total.medianMs / floorMs, 2) : "-") << "  "
+            << verifiedText(v) << "\n";
       }
       file.runs.push_back(std::move(run));
     }
-    std::cout
-        << "x floor: ms per run over one pass of the points per launch at the copy rate of the "
+    out << "x floor: ms per run over one pass of the points per launch at the copy rate of the "
            "same run (assign reads them K times, so it sits far above 1 by design).\n";
   }
   if (!ok)
-    std::cout << "FAILED: a clustering run failed to run or to verify (see the JSON for details)\n";
+    out << "FAILED: a clustering run failed to run or to verify (see the JSON for details)\n";
   return ok;
 }
 
-}  // namespace kernellab::cli
+}  // namespace kernellab::clustering
