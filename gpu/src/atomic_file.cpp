@@ -85,7 +85,7 @@ const char* typeName(mode_t mode) {
 }
 
 // Tests only: KERNELLAB_TEST_SLOW_WRITE_MS=<ms> sleeps that long after every chunk, so a test can
-// kill the writer in the middle of a write every time (tests/cli/tst_cli_outputs.cpp).
+// kill the writer in the middle of a write every time (tests/cli/tst_cli_hostile.cpp).
 int slowWriteMs() {
   const char* v = std::getenv("KERNELLAB_TEST_SLOW_WRITE_MS");
   return v ? std::atoi(v) : 0;

@@ -56,7 +56,8 @@ void printRunTable(std::ostream& out, const RunResult& run) {
       out << "  approximate: " << ver.approximateMismatches << " of " << ver.compared
           << " labels not the nearest center (" << ver.note << ")";
     else if (ver.passed)
-      out << "  yes (" << ver.compared << " elements, " << ver.note << ")";
+      out << "  yes (" << ver.compared << (ver.compared == 1 ? " value, " : " elements, ")
+          << ver.note << ")";
     else
       out << "  NO: " << ver.mismatches << " of " << ver.compared << " differ; " << ver.note;
     if (!v.strategy.empty()) out << "; strategy " << v.strategy;
