@@ -2,17 +2,22 @@
 // The Access tab.
 #include "access_page.h"
 
+#include <QEventLoop>
 #include <QHash>
 #include <QLabel>
+#include <QTimer>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 #include "access_view.h"
+#include "counters_table.h"
 #include "kernellab/access_model.h"
 #include "kernellab/experiment.h"
 #include "kernellab/family.h"
 #include "kernellab/transpose.h"
 #include "model_charts.h"
+#include "model_vs_counters.h"
 #include "page_hint.h"
 #include "page_presets.h"
 #include "results_validation.h"
@@ -37,6 +42,9 @@ AccessPage::AccessPage(QWidget* parent) {
   layout->addWidget(source_);
   view_ = new widgets::AccessView(content);
   layout->addWidget(view_, 1);
+  counters_ = new widgets::CountersTable(content);
+  layout->addWidget(counters_);
+  connect(&countersWatcher_, &QFutureWatcher<Compared>::finished, this, &AccessPage::countersDone);
   refresh();
   root_ = makePageRoot(content, parent);
 }
@@ -112,6 +120,7 @@ void AccessPage::refresh() {
                                 if (host()) host()->usePreset(transposePreset(), true);
                               }}});
   }
+  compareCounters(ref);
   shown_ = request;
   view_->setRequest(request);
   // A run's device sets the bank model (16 banks per half-warp on cc 1.x).
@@ -126,6 +135,84 @@ void AccessPage::refresh() {
     view_->selectFirstWasteWhenReady();
     view_->setSelection(QString::fromStdString(*pick), view_->block(), view_->warp());
   }
+}
+
+void AccessPage::compareCounters(const RunRef* ref) {
+  const bool profiled = ref && kernellab::hasCounters(ref->run());
+  const QString key = profiled ? ref->entryId + QLatin1Char('/') + QString::number(ref->index) : QString();
+  if (key == countersKey_) return;  // already shown, or being computed
+  countersKey_ = key;
+  shownKey_.clear();
+  if (!profiled) {
+    pendingCounters_.reset();
+    countersStale_ = countersBusy_;
+    counters_->setRows(QString(), {});
+    return;
+  }
+  countersTitle_ = countersTitle(ref->label, ref->run(), tr("the access model's sectors per request and bank conflicts"));
+  counters_->setRows(QString(), {},
+                     tr("Model beside measurement, run %1: tracing a block of every profiled variant to "
+                        "set the access model beside the GPU's counters…")
+                         .arg(ref->label));
+  if (countersBusy_) {
+    pendingCounters_ = *ref;  // only the newest run matters once the running one is done
+    countersStale_ = true;
+    return;
+  }
+  const RunRef copy = *ref;  // the file stays alive (shared) while the worker reads it
+  countersBusy_ = true;
+  countersWatcher_.setFuture(QtConcurrent::run([copy] {
+    Compared c;
+    c.rows = accessRows(copy.run(), &c.skipped);
+    return c;
+  }));
+}
+
+void AccessPage::countersDone() {
+  countersBusy_ = false;
+  if (countersStale_) {
+    countersStale_ = false;
+    if (pendingCounters_) {
+      const RunRef next = *pendingCounters_;
+      pendingCounters_.reset();
+      countersKey_.clear();
+      compareCounters(&next);
+      return;
+    }
+    emit countersReady();
+    return;
+  }
+  const Compared c = countersWatcher_.result();
+  shownKey_ = countersKey_;
+  shownSkipped_ = c.skipped;
+  QString title = countersTitle_;
+  if (!c.skipped.isEmpty())
+    title += QLatin1Char(' ') + tr("Not modelled: %1.").arg(c.skipped.join(QStringLiteral("; ")));
+  counters_->setRows(title, c.rows,
+                     tr("The run carries the GPU's counters, but none of its variants has an access "
+                        "model to set beside them. %1")
+                         .arg(c.skipped.join(QStringLiteral("; "))));
+  emit countersReady();
+}
+
+bool AccessPage::shownCounters(const RunRef& ref, QVector<widgets::CounterComparison>* rows,
+                               QStringList* notModelled) const {
+  const QString key = ref.entryId + QLatin1Char('/') + QString::number(ref.index);
+  if (shownKey_.isEmpty() || key != shownKey_) return false;
+  *rows = counters_->rows();
+  *notModelled = shownSkipped_;
+  return true;
+}
+
+bool AccessPage::waitForCounters(int timeoutMs) {
+  if (!countersBusy_) return true;
+  QEventLoop loop;
+  connect(this, &AccessPage::countersReady, &loop, [&loop, this] {
+    if (!countersBusy_) loop.quit();
+  });
+  QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+  loop.exec();
+  return !countersBusy_;
 }
 
 QVector<widgets::ChartSpec> AccessPage::charts() const {

@@ -186,7 +186,10 @@ void Automation::settle() {
   if (auto* clusters = dynamic_cast<ClustersPage*>(window_->page(QStringLiteral("clusters"))))
     clusters->loader()->waitForIdle();
   if (auto* knn = dynamic_cast<KnnPage*>(window_->page(QStringLiteral("knn")))) knn->waitForImage();
-  if (auto* access = dynamic_cast<AccessPage*>(window_->page(QStringLiteral("access")))) access->view()->waitForReport();
+  if (auto* access = dynamic_cast<AccessPage*>(window_->page(QStringLiteral("access")))) {
+    access->view()->waitForReport();
+    access->waitForCounters();
+  }
   QApplication::processEvents();
   QTimer::singleShot(400, this, &Automation::finish);
 }

@@ -202,11 +202,13 @@ QStringList measuredNotes(const QVector<const RunRef*>& runs, bool referenceShow
   if (runs.isEmpty()) return notes;
   QSet<QString> devices;
   bool cpu = false;
+  QStringList profiled;
   int reps = 0, warm = 0;
   QString clock;
   for (const RunRef* r : runs) {
     devices.insert(deviceShort(r->run()));
     cpu = cpu || r->run().backend == "cpu";
+    if (r->run().profile) profiled << r->label;
     reps = r->run().request.repetitions;
     warm = r->run().request.warmup;
     for (const auto& v : r->run().variants)
@@ -219,6 +221,14 @@ QStringList measuredNotes(const QVector<const RunRef*>& runs, bool referenceShow
                .arg(reps)
                .arg(warm);
   if (cpu) notes << cpuNote(referenceShown, date);
+  // A profiled run's kernels were replayed under Nsight Compute to read the counters: its times
+  // say nothing about speed (issue 13). Said first, before anything is read off the bars.
+  if (!profiled.isEmpty())
+    notes.prepend(QObject::tr("Profiled run %1: every variant ran alone under Nsight Compute, its kernels "
+                              "replayed to read the GPU's counters. These times are the profiler's, "
+                              "not benchmark times: read the counters (Access, Occupancy and the table "
+                              "below), and time with kernellab-cli run or bench.")
+                      .arg(profiled.join(QStringLiteral(", "))));
   return notes;
 }
 

@@ -6,7 +6,9 @@
 #include <QHash>
 #include <QObject>
 
+#include "access_page.h"
 #include "chart_data_io.h"
+#include "model_vs_counters.h"
 #include "results_table.h"
 #include "run_text.h"
 
@@ -95,6 +97,22 @@ ReportContent collectReport(const ViewPages& pages, const QVector<PagePicture>& 
   }
   for (const PagePicture& p : pictures)
     if (!p.image.isNull()) c.pictures.push_back({titles.value(p.pageId, p.pageId), p.caption, p.image});
+  // Every profiled run: its models beside its counters. The access rows of the run the Access
+  // tab shows come from the tab (computed off the GUI thread); others are traced now.
+  const AccessPage* access = nullptr;
+  for (const auto& page : pages)
+    if (const auto* a = dynamic_cast<const AccessPage*>(page.get())) access = a;
+  for (const RunRef& ref : selection.runs) {
+    if (!kernellab::hasCounters(ref.run())) continue;
+    ReportCounters rc;
+    rc.run = runStamp(ref.label, ref.run());
+    rc.tool = ref.run().profile ? QString::fromStdString(ref.run().profile->tool) : QObject::tr("Nsight Compute");
+    if (!access || !access->shownCounters(ref, &rc.rows, &rc.notModelled))
+      rc.rows = accessRows(ref.run(), &rc.notModelled);
+    rc.rows += occupancyRows(ref.run());
+    rc.rows += memoryRows(ref.run());
+    c.counters.push_back(rc);
+  }
   c.table = buildResultsTable(selection);
   return c;
 }

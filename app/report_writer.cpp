@@ -12,6 +12,7 @@
 #include <QSet>
 #include <QTextDocument>
 #include <QUrl>
+#include <cmath>
 
 #include "chart_data_io.h"
 #include "chart_export.h"
@@ -191,6 +192,53 @@ constexpr double kMaxPictureHeight = 600;
 // Charts drawn at twice their shown size: sharp in browsers and on paper.
 constexpr double kChartScale = 2.0;
 
+// Model beside measurement: per profiled run, one table (variant, kernel, quantity, model,
+// measured, agree), the rows that differ beyond their tolerance marked.
+QString countersSection(const QVector<ReportCounters>& sections) {
+  if (sections.isEmpty()) return {};
+  QString html = QStringLiteral("<h2 style=\"page-break-before: always\">%1</h2>\n")
+                     .arg(esc(QObject::tr("Model beside measurement (Nsight Compute)")));
+  html += QStringLiteral("<p class=\"note\">%1</p>\n")
+              .arg(esc(QObject::tr(
+                  "Each of KernelLab's predictions beside the GPU's own counters of a profiled run "
+                  "(each variant alone under Nsight Compute; its times are the profiler's, not "
+                  "benchmark times). Sectors and bank conflicts per request, and DRAM bytes, agree "
+                  "within 10 % or 0.5; occupancy within one percentage point (docs/models.md, "
+                  "\"Model beside measurement\"). The access model traces warp 0 of the grid's "
+                  "middle block; the counters count every launch.")));
+  for (const ReportCounters& s : sections) {
+    int differ = 0, compared = 0;
+    for (const auto& r : s.rows) {
+      compared += r.hasPrediction;
+      differ += r.hasPrediction && !r.agrees;
+    }
+    html += QStringLiteral("<h3>%1</h3>\n<p class=\"note\">%2</p>\n")
+                .arg(esc(QObject::tr("Run %1").arg(s.run)),
+                     esc(QObject::tr("%1; %2 of %3 compared rows differ beyond the tolerance.")
+                             .arg(s.tool)
+                             .arg(differ)
+                             .arg(compared)));
+    html += QStringLiteral("<table>\n") +
+            row({QObject::tr("Variant"), QObject::tr("Kernel"), QObject::tr("Quantity"),
+                 QObject::tr("Model"), QObject::tr("Measured"), QObject::tr("Agree")},
+                true);
+    for (const auto& r : s.rows) {
+      const auto value = [&r](double v) {
+        const int digits = std::abs(v) >= 100 ? 0 : std::abs(v) >= 10 ? 1 : 2;
+        return QString::number(v, 'f', digits) + (r.unit.isEmpty() ? QString() : QStringLiteral(" ") + r.unit);
+      };
+      html += row({r.variant, r.kernel, r.quantity, r.hasPrediction ? value(r.predicted) : QStringLiteral("-"),
+                   value(r.measured),
+                   !r.hasPrediction ? QObject::tr("(no model)") : r.agrees ? QObject::tr("yes") : QObject::tr("NO")});
+    }
+    html += QStringLiteral("</table>\n");
+    if (!s.notModelled.isEmpty())
+      html += QStringLiteral("<p class=\"note\">%1</p>\n")
+                  .arg(esc(QObject::tr("Not modelled: %1.").arg(s.notModelled.join(QStringLiteral("; ")))));
+  }
+  return html;
+}
+
 QHash<QString, QImage> reportImages(const ReportContent& c) {
   QHash<QString, QImage> images;
   for (int i = 0; i < c.charts.size(); ++i) {
@@ -282,6 +330,7 @@ QString reportHtml(const ReportContent& c, const QHash<QString, QString>& imageU
                   .arg(++figure);
     }
   }
+  html += countersSection(c.counters);
   html += resultsSection(c.table);
   html += sourcesSection(c.charts);
   html += QStringLiteral("<h2>Units and what the figures count</h2>\n");

@@ -13,6 +13,7 @@
 
 #include "app_types.h"
 #include "chart_spec.h"
+#include "counters_table.h"
 #include "results_table.h"
 
 class QPagedPaintDevice;
@@ -27,6 +28,15 @@ struct ReportChart {
   bool logY = false;
 };
 
+// A profiled run's models beside its counters (issue 13): the access model, the occupancy
+// calculator and the bandwidth figures' bytes against Nsight Compute's counts.
+struct ReportCounters {
+  QString run;                   // "#3 (transpose 8192x8192 ...), NVIDIA H200, 2026-12-02 ..."
+  QString tool;                  // "Nsight Compute (ncu) Version 2025.3.1 ..."
+  QVector<widgets::CounterComparison> rows;
+  QStringList notModelled;       // variants and kernels without a model, and why
+};
+
 struct ReportPicture {
   QString section;
   QString caption;               // what it shows, with the run, device and date
@@ -39,6 +49,7 @@ struct ReportContent {
   RunSelection selection;
   QVector<ReportChart> charts;
   QVector<ReportPicture> pictures;
+  QVector<ReportCounters> counters;
   TableData table;
   // Charts are drawn at this size (logical pixels) and shown at its width: it fits the text
   // width of a landscape A4 page with 12 mm margins (273 mm = 1031 px at 96 dpi).

@@ -3,14 +3,23 @@
 #include "timing_page.h"
 
 #include <QSettings>
+#include <QVBoxLayout>
 
+#include "counters_table.h"
+#include "model_vs_counters.h"
 #include "run_text.h"
 #include "timing_view.h"
 
 namespace kernellab::app {
 
 TimingPage::TimingPage(QWidget* parent) {
-  view_ = new widgets::TimingView(parent);
+  root_ = new QWidget(parent);
+  auto* layout = new QVBoxLayout(root_);
+  layout->setContentsMargins(0, 0, 0, 0);
+  view_ = new widgets::TimingView(root_);
+  layout->addWidget(view_, 1);
+  counters_ = new widgets::CountersTable(root_);
+  layout->addWidget(counters_);
   view_->setPlaceholder(
       tr("No runs to show yet.\n\nPress Run (Ctrl+R) to measure the variants switched on in the "
          "experiment panel, or open a results file written by kernellab-cli (Ctrl+O).\n"
@@ -23,7 +32,7 @@ TimingPage::TimingPage(QWidget* parent) {
   rebuild();
 }
 
-QWidget* TimingPage::widget() { return view_; }
+QWidget* TimingPage::widget() { return root_; }
 
 void TimingPage::showRuns(const RunSelection& selection) {
   selection_ = selection;
@@ -67,6 +76,17 @@ void TimingPage::rebuild() {
   view_->setReferenceAvailable(cpu && !gpuReference().forFamily(built.family).isEmpty());
   view_->setCharts(built.charts);
   view_->setSpeedupEntries(built.speedups);
+  // The charted family's profiled run, if the selection holds one: its bytes beside DRAM's.
+  const Family charted = built.family;
+  const RunRef* profiled = selection_.pick(
+      [charted](const RunResult& r) { return r.request.family == charted && kernellab::hasCounters(r); });
+  if (profiled)
+    counters_->setRows(countersTitle(profiled->label, profiled->run(),
+                                     tr("the bandwidth figures' ideal bytes (each input read once, each "
+                                        "output written once)")),
+                       memoryRows(profiled->run()));
+  else
+    counters_->setRows(QString(), {});
 }
 
 void TimingPage::runStarted(const RunRequest& request, const SweepAxes&) {

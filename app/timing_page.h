@@ -10,6 +10,7 @@
 #include "view_page.h"
 
 namespace kernellab::widgets {
+class CountersTable;
 class TimingView;
 }
 
@@ -36,6 +37,9 @@ class TimingPage : public QObject, public ViewPage {
   void restoreSettings(QSettings& settings) override;
 
   widgets::TimingView* view() const { return view_; }
+  // A profiled run's DRAM bytes beside the ideal bytes the bandwidth figures assume, with the L2
+  // hit rate and the warp execution efficiency (issue 13); hidden for runs without counters.
+  widgets::CountersTable* counters() const { return counters_; }
   // The family charted now (the selection may hold several), and the choice of it.
   kernellab::Family family() const { return family_; }
   bool showFamily(kernellab::Family family);
@@ -46,7 +50,9 @@ class TimingPage : public QObject, public ViewPage {
   // A chart as exports and reports take it: with several families, its id and title say which.
   widgets::ChartSpec tagged(widgets::ChartSpec chart, kernellab::Family family) const;
 
+  QWidget* root_ = nullptr;
   widgets::TimingView* view_ = nullptr;
+  widgets::CountersTable* counters_ = nullptr;
   RunSelection selection_;
   kernellab::Family panelFamily_ = kernellab::transpose::kFamily;
   kernellab::Family family_ = kernellab::transpose::kFamily;

@@ -226,8 +226,9 @@ RunRequest storedRequest(const CliOptions& o) {
 
 void refuseExperimentOptions(const CLI::App& cmd, const CliOptions& o) {
   if (o.requestPath.empty()) return;
-  const std::vector<std::string> allowed = {"--request", "--backend", "--json", "--csv", "--reports",
-                                            "--labels",  "--stream",  "family"};
+  const std::vector<std::string> allowed = {"--request", "--backend", "--json",   "--csv",
+                                            "--reports", "--reread",  "--labels", "--stream",
+                                            "family"};
   std::string given;
   for (const CLI::Option* opt : cmd.get_options()) {
     const std::string name = opt->get_name();

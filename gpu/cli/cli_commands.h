@@ -38,6 +38,7 @@ struct CliOptions {
   std::vector<std::string> families;  // verify / bench
   std::vector<std::string> sizes;     // bench override
   std::string reportsDir;             // profile: keep ncu's CSV reports here
+  std::string rereadDir;              // profile: re-read the reports kept here (no ncu run)
 };
 
 // Adds one option per family parameter (--size, --n, --window, ...) and the common --tpb, each

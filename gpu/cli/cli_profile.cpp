@@ -24,6 +24,8 @@
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
 #include "kernellab/hardware_counters.h"
+#include "kernellab/input_file.h"
+#include "kernellab/model_vs_counters.h"
 #include "kernellab/json_io.h"
 #include "kernellab/text.h"
 
@@ -143,9 +145,95 @@ void printCounters(std::ostream& os, const RunResult& run) {
     }
 }
 
+// The models beside the counters (kernellab/model_vs_counters.h), one table per comparison.
+void printComparisons(std::ostream& os, const RunResult& run) {
+  std::vector<std::string> skipped;
+  const std::vector<CounterComparison> access = accessComparison(run, &skipped);
+  const std::vector<CounterComparison> occupancy = occupancyComparison(run);
+  const std::vector<CounterComparison> memory = memoryComparison(run);
+  auto table = [&os](const char* title, const std::vector<CounterComparison>& rows) {
+    if (rows.empty()) return;
+    os << "\n" << title << "\n"
+       << std::left << std::setw(22) << "variant" << std::setw(30) << "kernel" << std::setw(40)
+       << "quantity" << std::right << std::setw(10) << "model" << std::setw(11) << "measured"
+       << "  agree\n";
+    int differ = 0;
+    for (const CounterComparison& c : rows) {
+      const auto value = [&c](double v) {
+        const int digits = std::abs(v) >= 100 ? 0 : std::abs(v) >= 10 ? 1 : 2;
+        return formatFixed(v, digits) + (c.unit.empty() ? "" : " " + c.unit);
+      };
+      os << std::left << std::setw(22) << c.variant.substr(0, 21) << std::setw(30)
+         << c.kernel.substr(0, 29) << std::setw(40) << c.quantity.substr(0, 39) << std::right
+         << std::setw(10) << (c.hasPrediction ? value(c.predicted) : std::string("-"))
+         << std::setw(11) << value(c.measured) << "  "
+         << (!c.hasPrediction ? "(no model)" : c.agrees ? "yes" : "NO") << "\n";
+      differ += c.hasPrediction && !c.agrees;
+    }
+    os << differ << " of " << rows.size() << " rows differ beyond the tolerance\n";
+  };
+  table("access model beside the counters (sectors per request, bank conflicts per request; "
+        "tolerance 10 % or 0.5)",
+        access);
+  for (const std::string& s : skipped) os << "  not modelled: " << s << "\n";
+  table("occupancy calculator beside the counters (tolerance one percentage point)", occupancy);
+  table("ideal bytes beside DRAM's (tolerance 10 %), L2 and warp efficiency measured", memory);
+}
+
+// An ncu report of one variant: a few hundred kB for thousands of launches.
+constexpr uint64_t kMaxReportBytes = uint64_t(256) << 20;
+
+// --reread: the counters of an earlier profile, from the reports it kept, attached to its run.
+int rereadProfile(const CliOptions& o) {
+  if (o.requestPath.empty())
+    throw InputError("--reread " + o.rereadDir +
+                     " needs --request FILE: the results file of the profiled run");
+  if (!o.jsonPath.empty()) checkWritable(o.jsonPath, "--json");
+  ResultsFile in = readResultsFile(o.requestPath);
+  if (in.runs.size() != 1)
+    throw InputError("--request " + o.requestPath + " holds " + std::to_string(in.runs.size()) +
+                     " runs; --reread takes the results file of one profiled run");
+  RunResult run = in.runs[0];
+  bool ok = true;
+  for (VariantResult& v : run.variants) {
+    const std::string report =
+        o.rereadDir + "/" + toString(run.request.family) + "-" + v.variant + ".csv";
+    std::string text;
+    try {
+      text = readTextFile(report, 4.0, kMaxReportBytes);
+    } catch (const InputError& e) {
+      std::cerr << "kernellab-cli profile --reread: " << v.variant << ": " << e.what() << "\n";
+      ok = false;
+      continue;
+    }
+    try {
+      v.counters = parseNcuCsv(text);
+    } catch (const InputError& e) {
+      std::cerr << "kernellab-cli profile --reread: " << report << ": " << e.what() << "\n";
+      ok = false;
+    }
+  }
+  if (!run.profile) {
+    ProfileInfo info;
+    info.tool = "Nsight Compute (ncu), reports re-read from " + o.rereadDir;
+    info.metrics = profileMetrics();
+    info.note = "counters re-read from ncu reports kept by kernellab-cli profile --reports";
+    run.profile = info;
+  }
+  printCounters(std::cout, run);
+  printComparisons(std::cout, run);
+  if (!o.jsonPath.empty()) {
+    ResultsFile file;
+    file.runs.push_back(run);
+    writeResultsFile(o.jsonPath, file);
+  }
+  return ok ? 0 : 1;
+}
+
 }  // namespace
 
 int cmdProfile(const CliOptions& o) {
+  if (!o.rereadDir.empty()) return rereadProfile(o);
   if (!o.jsonPath.empty()) checkWritable(o.jsonPath, "--json");
   if (!o.reportsDir.empty()) {
     std::error_code ec;
@@ -253,6 +341,7 @@ int cmdProfile(const CliOptions& o) {
               "profiler's (kernels replayed for the counters), not benchmark times";
   out.profile = info;
   printCounters(std::cout, out);
+  printComparisons(std::cout, out);
   if (!o.jsonPath.empty()) {
     ResultsFile file;
     file.runs.push_back(out);

@@ -77,6 +77,10 @@ int main(int argc, char** argv) {
   profile->add_option("--request", o.requestPath, "Profile the request in this JSON file");
   profile->add_option("--reports", o.reportsDir,
                       "Keep ncu's CSV report of each variant in this folder (FAMILY-VARIANT.csv)");
+  profile->add_option("--reread", o.rereadDir,
+                      "Run nothing: attach the reports an earlier profile kept in this folder "
+                      "(--reports) to its results file (--request FILE), print the counters "
+                      "beside the models and write them (--json)");
 
   ModelOptions occ, sched, acc;
   sched.arch = "gt200";  // the schedule model's default: the seed's partition-camping GPU

@@ -201,6 +201,39 @@ void clusteringOutputFields(F& f, V& v) {
   f.named("stop_reason", v.stopReason, stopReasonFromString, v.stopReason != StopReason::None);
 }
 
+// The GPU's counters of one kernel (a profiled run, issue 13). Rates ncu did not report stay -1
+// and are left out of the file.
+template <class F, class V>
+void countersFields(F& f, V& v) {
+  f("kernel", v.kernel);
+  f("launches", v.launches);
+  f("duration_ns", v.durationNs);
+  f("global_load_sectors", v.globalLoadSectors);
+  f("global_load_requests", v.globalLoadRequests);
+  f("global_store_sectors", v.globalStoreSectors);
+  f("global_store_requests", v.globalStoreRequests);
+  f("shared_load_requests", v.sharedLoadRequests);
+  f("shared_store_requests", v.sharedStoreRequests);
+  f("shared_load_bank_conflicts", v.sharedLoadBankConflicts);
+  f("shared_store_bank_conflicts", v.sharedStoreBankConflicts);
+  f("dram_bytes_read", v.dramBytesRead);
+  f("dram_bytes_written", v.dramBytesWritten);
+  f.when(v.l2HitRatePct >= 0, "l2_hit_rate_pct", v.l2HitRatePct);
+  f.when(v.achievedOccupancyPct >= 0, "achieved_occupancy_pct", v.achievedOccupancyPct);
+  f.when(v.theoreticalOccupancyPct >= 0, "theoretical_occupancy_pct", v.theoreticalOccupancyPct);
+  f.when(v.threadsPerInstruction >= 0, "threads_per_instruction", v.threadsPerInstruction);
+}
+
+// How the counters were collected; `counters_version` numbers the counters' own layout (the
+// metric set and the fields above), so a reader can tell a later set from this one.
+template <class F, class V>
+void profileFields(F& f, V& v) {
+  f("counters_version", v.countersVersion);
+  f("tool", v.tool);
+  f("metrics", v.metrics);
+  f("note", v.note);
+}
+
 template <class F, class V>
 void variantFields(F& f, V& v) {
   f("variant", v.variant);
@@ -220,6 +253,7 @@ void variantFields(F& f, V& v) {
   f("schedule_overhead_pct", v.scheduleOverheadPct);
   f.when(!v.strategy.empty(), "strategy", v.strategy);
   f.when(!v.iterationsFrom.empty(), "iterations_from", v.iterationsFrom);
+  f.when(!v.counters.empty(), "counters", v.counters);
 }
 
 template <class F, class V>
@@ -245,6 +279,7 @@ void runFields(F& f, V& v) {
   f("variants", v.variants);
   f("ok", v.ok);
   f("message", v.message);
+  f("profile", v.profile);
 }
 
 template <class F, class V>
@@ -268,6 +303,8 @@ KL_JSON_FIELDS(PhaseTiming, phaseFields)
 KL_JSON_FIELDS(IterationRecord, iterationFields)
 KL_JSON_FIELDS(ClusteringOutput, clusteringOutputFields)
 KL_JSON_FIELDS(Ceiling, ceilingFields)
+KL_JSON_FIELDS(MeasuredCounters, countersFields)
+KL_JSON_FIELDS(ProfileInfo, profileFields)
 KL_JSON_FIELDS(ResultsFile, resultsFileFields)
 
 // The family's sections of a variant (ClusteringOutput, KnnDetails, ...) under their keys.

@@ -4,11 +4,13 @@
 #include "kernellab/results_validation.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "kernellab/errors.h"
 #include "kernellab/family.h"
 #include "kernellab/input_text.h"
+#include "kernellab/text.h"
 
 namespace kernellab {
 namespace {
@@ -27,7 +29,45 @@ void checkRequest(const RunRequest& r, const std::string& at) {
   atLeast(r.repetitions, 0, at + ".repetitions");
 }
 
+// A count or a rate of the GPU's counters: finite and not negative; a rate ncu did not report
+// is -1 (exactly). Rates may pass 100 (ncu's L2 hit rate counts some sectors twice).
+void checkCounter(double value, bool rate, const std::string& field) {
+  if (rate && value == -1.0) return;
+  if (!std::isfinite(value) || value < 0)
+    refuseField(field, "= " + formatGeneral(value, 6) + " is not a count (finite, 0 or more)");
+}
+
+void checkCounters(const std::vector<MeasuredCounters>& counters, const std::string& at) {
+  for (size_t i = 0; i < counters.size(); ++i) {
+    const MeasuredCounters& c = counters[i];
+    const std::string k = at + ".counters[" + std::to_string(i) + "]";
+    if (c.kernel.empty() || c.kernel.size() > 4096)
+      refuseField(k + ".kernel", "must name the kernel (1..4096 characters)");
+    atLeast(c.launches, 0, k + ".launches");
+    const std::pair<double, const char*> counts[] = {
+        {c.durationNs, "duration_ns"},
+        {c.globalLoadSectors, "global_load_sectors"},
+        {c.globalLoadRequests, "global_load_requests"},
+        {c.globalStoreSectors, "global_store_sectors"},
+        {c.globalStoreRequests, "global_store_requests"},
+        {c.sharedLoadRequests, "shared_load_requests"},
+        {c.sharedStoreRequests, "shared_store_requests"},
+        {c.sharedLoadBankConflicts, "shared_load_bank_conflicts"},
+        {c.sharedStoreBankConflicts, "shared_store_bank_conflicts"},
+        {c.dramBytesRead, "dram_bytes_read"},
+        {c.dramBytesWritten, "dram_bytes_written"}};
+    for (const auto& [value, name] : counts) checkCounter(value, false, k + "." + name);
+    const std::pair<double, const char*> rates[] = {
+        {c.l2HitRatePct, "l2_hit_rate_pct"},
+        {c.achievedOccupancyPct, "achieved_occupancy_pct"},
+        {c.theoreticalOccupancyPct, "theoretical_occupancy_pct"},
+        {c.threadsPerInstruction, "threads_per_instruction"}};
+    for (const auto& [value, name] : rates) checkCounter(value, true, k + "." + name);
+  }
+}
+
 void checkVariant(const VariantResult& v, const FamilyDescriptor* family, const std::string& at) {
+  checkCounters(v.counters, at);
   for (size_t q = 0; q < v.kernels.size(); ++q) {
     const KernelResult& kr = v.kernels[q];
     const std::string k = at + ".kernels[" + std::to_string(q) + "]";
@@ -127,6 +167,10 @@ void validateResultsFile(const ResultsFile& file) {
     const RunResult& run = file.runs[i];
     const std::string at = "runs[" + std::to_string(i) + "]";
     checkWithin(run.schemaVersion, 1, kSchemaVersion, at + ".schema_version");
+    if (run.profile)
+      checkWithin(run.profile->countersVersion, 1, ProfileInfo::kCountersVersion,
+                  at + ".profile.counters_version", "this build reads counters up to version " +
+                                                        std::to_string(ProfileInfo::kCountersVersion));
     checkWithin(run.device.smCount, 0, 65536, at + ".device.sm_count");
     atLeast(run.device.maxThreadsPerBlock, 0, at + ".device.max_threads_per_block");
     atLeast(run.device.warpSize, 0, at + ".device.warp_size");

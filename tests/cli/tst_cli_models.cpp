@@ -216,6 +216,46 @@ class TstCliModels : public QObject {
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.contains("occupancy: not checked"));
   }
+
+  // Issue 13: without Nsight Compute, `profile` says so in one line and runs nothing.
+  void profileWithoutNcuRunsNothing() {
+    const QString json = dir_.filePath("profile.json");
+    const auto r = runCli({"profile", "transpose", "--size", "256x256", "--json", json},
+                          {"KERNELLAB_NCU=/nonexistent/ncu"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("Nsight Compute (ncu) was not found") && r.err.contains("nothing was run"),
+             qPrintable(r.err));
+    QCOMPARE(r.err.count('\n'), 1);
+    QVERIFY(!QFile::exists(json));
+  }
+
+  // The reports an H200 profile kept, attached to its run: the counters land in the results file,
+  // and the models are printed beside them (the transpose: every access row agrees).
+  void rereadAttachesRecordedCounters() {
+    const QString data = QStringLiteral(KERNELLAB_TEST_DATA_DIR "/ncu");
+    const QString json = dir_.filePath("reread.json");
+    const auto r = runCli({"profile", "--reread", data + "/transpose", "--request",
+                           data + "/transpose-profiled.json", "--json", json});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+    QVERIFY2(r.out.contains("access model beside the counters"), qPrintable(r.out));
+    QVERIFY(r.out.contains("0 of 20 rows differ beyond the tolerance"));
+    QVERIFY(r.out.contains("occupancy calculator beside the counters"));
+    QVERIFY(r.out.contains("1 of 18 rows differ beyond the tolerance"));  // naive's DRAM bytes
+    const QJsonObject run = readJson(json)["runs"].toArray()[0].toObject();
+    QCOMPARE(run["profile"].toObject()["counters_version"].toInt(), 1);
+    const QJsonArray variants = run["variants"].toArray();
+    QCOMPARE(variants.size(), 6);
+    for (const auto& v : variants) {
+      const QJsonArray counters = v.toObject()["counters"].toArray();
+      QCOMPARE(counters.size(), 1);
+      QVERIFY(counters[0].toObject()["dram_bytes_read"].toDouble() > 1e8);
+    }
+    // A folder without the reports: named, exit 1.
+    const auto missing = runCli({"profile", "--reread", dir_.path(), "--request",
+                                 data + "/transpose-profiled.json"});
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY2(missing.err.contains("transpose-copy.csv"), qPrintable(missing.err));
+  }
 };
 
 QTEST_GUILESS_MAIN(TstCliModels)

@@ -15,6 +15,7 @@
 
 #include "access_page.h"
 #include "access_view.h"
+#include "counters_table.h"
 #include "experiment_panel.h"
 #include "export_checks.h"
 #include "gantt_view.h"
@@ -36,6 +37,7 @@
 #include "run_text.h"
 #include "schedule_page.h"
 #include "schedule_view.h"
+#include "timing_page.h"
 #include "window_test_support.h"
 
 using namespace kernellab;
@@ -530,6 +532,73 @@ class TstViewPages : public QObject {
       ++images;
     }
     QVERIFY2(images >= charts.size() + 5, qPrintable(QStringLiteral("%1 images").arg(images)));
+  }
+
+  // Issue 13: a run profiled on the H200 (tests/data/ncu, the counters of Nsight Compute) opens
+  // with the models beside the counters in the Access, Occupancy and Timing tabs and the report.
+  void aProfiledRunShowsTheModelBesideTheCounters() {
+    MainWindow w(freshDir(QStringLiteral("counters")));
+    QString error;
+    QVERIFY2(w.openPath(QStringLiteral(KERNELLAB_TEST_DATA_DIR "/ncu/transpose-profiled.json"), &error),
+             qPrintable(error));
+    auto* access = pageOf<AccessPage>(w, "access");
+    QVERIFY(access->waitForCounters());
+    const auto& rows = access->counters()->rows();
+    QCOMPARE(rows.size(), 20);  // sectors per request and bank conflicts of six variants
+    QCOMPARE(access->counters()->disagreements(), 0);
+    QVERIFY(!access->counters()->table()->isHidden());
+    bool tiled = false;
+    for (int row = 0; row < rows.size(); ++row) {
+      const auto& r = rows[row];
+      if (r.variant == QStringLiteral("tiled") && r.quantity.contains(QStringLiteral("shared load"))) {
+        tiled = true;
+        QCOMPARE(r.predicted, 31.0);  // a tile column in one bank: 31 extra passes
+        QVERIFY(std::abs(r.measured - 31.0) < 0.5);
+        // The table shows both numbers side by side.
+        const QTableWidget* t = access->counters()->table();
+        QCOMPARE(t->item(row, 3)->text(), QStringLiteral("31.0"));
+        QVERIFY(t->item(row, 4)->text().startsWith(QStringLiteral("31.")));
+      }
+    }
+    QVERIFY(tiled);
+
+    // Occupancy: ncu's theoretical and achieved occupancy beside the calculator, per kernel.
+    auto* occupancy = pageOf<OccupancyPage>(w, "occupancy");
+    QVERIFY(occupancy->showsDeviceValues());
+    const QTableWidget* device = occupancy->view()->deviceTable();
+    QCOMPARE(device->rowCount(), 6);
+    for (int r = 0; r < device->rowCount(); ++r) {
+      QCOMPARE(device->item(r, 9)->text(), QStringLiteral("100.0 %"));
+      QVERIFY(device->item(r, 10)->text().endsWith(QStringLiteral(" %")));
+    }
+
+    // Timing: DRAM bytes beside the ideal bytes; the naive transpose moves more than it should.
+    auto* timing = pageOf<TimingPage>(w, "timing");
+    int dram = 0, differ = 0;
+    for (const auto& r : timing->counters()->rows())
+      if (r.quantity.startsWith(QStringLiteral("DRAM"))) {
+        ++dram;
+        differ += !r.agrees;
+      }
+    QCOMPARE(dram, 6);
+    QCOMPARE(differ, 1);
+
+    // The report: a section with every comparison.
+    const QString html = QDir(freshDir(QStringLiteral("counters-report"))).filePath(QStringLiteral("r.html"));
+    QVERIFY2(w.exportReport(html, &error), qPrintable(error));
+    const QString text = QString::fromUtf8(kltest::readAll(html));
+    QVERIFY(text.contains(QStringLiteral("Model beside measurement (Nsight Compute)")));
+    QVERIFY(text.contains(QStringLiteral("shared load bank conflicts per request")));
+    QVERIFY(text.contains(QStringLiteral("theoretical occupancy")));
+    QVERIFY(text.contains(QStringLiteral("1 of 32 compared rows differ beyond the tolerance")));
+
+    // A run without counters hides the tables again.
+    QVERIFY2(w.openPath(writeRun(kltest::smallTranspose(), QStringLiteral("view-pages-plain.json")), &error),
+             qPrintable(error));
+    QVERIFY(access->waitForCounters());
+    QVERIFY(access->counters()->rows().isEmpty());
+    QVERIFY(access->counters()->table()->isHidden());
+    QVERIFY(timing->counters()->rows().isEmpty());
   }
 };
 

@@ -47,6 +47,9 @@ struct MeasuredCounters {
 // How a results file's counters were collected: they come from a profiled run, whose times are
 // the profiler's (kernels replayed, clocks as found), never benchmark times.
 struct ProfileInfo {
+  // The layout of the counters in results files (the metric set and MeasuredCounters' fields).
+  static constexpr int kCountersVersion = 1;
+  int countersVersion = kCountersVersion;
   std::string tool;                  // "Nsight Compute 2025.3.1" (ncu --version)
   std::vector<std::string> metrics;  // the metric names asked for
   std::string note;                  // e.g. "profiled run: warm-up 0, 1 repetition, no ceilings"

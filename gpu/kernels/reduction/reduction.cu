@@ -58,10 +58,11 @@ __device__ __forceinline__ ValueIndex shuffleDown(ValueIndex v, int offset) {
                     __shfl_down_sync(kFullMask, v.index, offset)};
 }
 
-// kBlock > 0: the block size as a template constant (kernels 6 and 7), every level unrolled.
+// One pass of a variant, the body of its kernel. kBlock > 0: the block size as a template
+// constant (kernels 6 and 7), every level unrolled.
 template <class Op, bool kFirst, Variant kVariant, int kBlock>
-__global__ void reduceKernel(const float* input, const typename Op::T* partials,
-                             typename Op::T* out, Geometry g) {
+__device__ __forceinline__ void reduceBlock(const float* input, const typename Op::T* partials,
+                                            typename Op::T* out, Geometry g) {
   using T = typename Op::T;
   extern __shared__ __align__(8) unsigned char smem[];
   T* shared = reinterpret_cast<T*>(smem);
@@ -98,50 +99,67 @@ __global__ void reduceKernel(const float* input, const typename Op::T* partials,
   }
 }
 
+// Each variant is a kernel function of its own, named as the variant table names it
+// (reduceSequentialKernel, ...): Nsight Compute and Nsight Systems print a kernel's function name,
+// so the profiled counters meet the variant's kernel by name (kernellab-cli profile).
+#define KL_REDUCTION_KERNEL(name, variant)                                                      \
+  template <class Op, bool kFirst, int kBlock>                                                  \
+  __global__ void name(const float* input, const typename Op::T* partials, typename Op::T* out, \
+                       Geometry g) {                                                            \
+    reduceBlock<Op, kFirst, variant, kBlock>(input, partials, out, g);                          \
+  }
+KL_REDUCTION_KERNEL(reduceInterleavedDivergentKernel, Variant::InterleavedDivergent)
+KL_REDUCTION_KERNEL(reduceInterleavedStridedKernel, Variant::InterleavedStrided)
+KL_REDUCTION_KERNEL(reduceSequentialKernel, Variant::Sequential)
+KL_REDUCTION_KERNEL(reduceFirstAddKernel, Variant::FirstAdd)
+KL_REDUCTION_KERNEL(reduceWarpShuffleKernel, Variant::WarpShuffle)
+KL_REDUCTION_KERNEL(reduceUnrolledKernel, Variant::Unrolled)
+KL_REDUCTION_KERNEL(reduceGridStrideKernel, Variant::GridStride)
+#undef KL_REDUCTION_KERNEL
+
 template <class Op, bool kFirst>
 using KernelFn = void (*)(const float*, const typename Op::T*, typename Op::T*, Geometry);
 
-template <class Op, bool kFirst, Variant kVariant>
-KernelFn<Op, kFirst> bySize(int tpb) {
-  switch (tpb) {
-    case 32:
-      return reduceKernel<Op, kFirst, kVariant, 32>;
-    case 64:
-      return reduceKernel<Op, kFirst, kVariant, 64>;
-    case 128:
-      return reduceKernel<Op, kFirst, kVariant, 128>;
-    case 256:
-      return reduceKernel<Op, kFirst, kVariant, 256>;
-    case 512:
-      return reduceKernel<Op, kFirst, kVariant, 512>;
-    case 1024:
-      return reduceKernel<Op, kFirst, kVariant, 1024>;
-    default:
-      return nullptr;
+#define KL_BY_SIZE(kernel)                \
+  switch (tpb) {                          \
+    case 32:                              \
+      return kernel<Op, kFirst, 32>;      \
+    case 64:                              \
+      return kernel<Op, kFirst, 64>;      \
+    case 128:                             \
+      return kernel<Op, kFirst, 128>;     \
+    case 256:                             \
+      return kernel<Op, kFirst, 256>;     \
+    case 512:                             \
+      return kernel<Op, kFirst, 512>;     \
+    case 1024:                            \
+      return kernel<Op, kFirst, 1024>;    \
+    default:                              \
+      return nullptr;                     \
   }
-}
 
 template <class Op, bool kFirst>
 KernelFn<Op, kFirst> pick(Variant v, int tpb) {
   switch (v) {
     case Variant::InterleavedDivergent:
-      return reduceKernel<Op, kFirst, Variant::InterleavedDivergent, 0>;
+      return reduceInterleavedDivergentKernel<Op, kFirst, 0>;
     case Variant::InterleavedStrided:
-      return reduceKernel<Op, kFirst, Variant::InterleavedStrided, 0>;
+      return reduceInterleavedStridedKernel<Op, kFirst, 0>;
     case Variant::Sequential:
-      return reduceKernel<Op, kFirst, Variant::Sequential, 0>;
+      return reduceSequentialKernel<Op, kFirst, 0>;
     case Variant::FirstAdd:
-      return reduceKernel<Op, kFirst, Variant::FirstAdd, 0>;
+      return reduceFirstAddKernel<Op, kFirst, 0>;
     case Variant::WarpShuffle:
-      return reduceKernel<Op, kFirst, Variant::WarpShuffle, 0>;
+      return reduceWarpShuffleKernel<Op, kFirst, 0>;
     case Variant::Unrolled:
-      return bySize<Op, kFirst, Variant::Unrolled>(tpb);
+      KL_BY_SIZE(reduceUnrolledKernel)
     case Variant::GridStride:
-      return bySize<Op, kFirst, Variant::GridStride>(tpb);
+      KL_BY_SIZE(reduceGridStrideKernel)
     default:
       return nullptr;
   }
 }
+#undef KL_BY_SIZE
 
 class CudaBackend final : public Backend {
  public:
