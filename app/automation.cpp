@@ -13,6 +13,7 @@
 #include "clusters_page.h"
 #include "experiment_panel.h"
 #include "gantt_view.h"
+#include "kernellab/family.h"
 #include "knn_page.h"
 #include "main_window.h"
 #include "point_cloud_view.h"
@@ -32,6 +33,15 @@ std::optional<QSize> parseSize(const QString& text) {
   return QSize(w, h);
 }
 
+// "tpb, tile, size, n, k, d, ...": every family's sweep axes, in the registry's order.
+QString sweepAxesText() {
+  QStringList axes;
+  for (const kernellab::FamilyDescriptor* f : kernellab::families())
+    for (const kernellab::SweepAxisChoice& a : f->sweepAxes)
+      if (!axes.contains(QString::fromStdString(a.name))) axes << QString::fromStdString(a.name);
+  return axes.join(QStringLiteral(", "));
+}
+
 }  // namespace
 
 std::optional<StartupOptions> parseStartupOptions(QCommandLineParser& p, const QStringList& arguments,
@@ -44,7 +54,7 @@ std::optional<StartupOptions> parseStartupOptions(QCommandLineParser& p, const Q
   p.addVersionOption();
   const QCommandLineOption open(QStringLiteral("open"), QObject::tr("Open a results file (.json, as kernellab-cli writes) or points (.csv, .npy). Repeatable."), QStringLiteral("file"));
   const QCommandLineOption config(QStringLiteral("config"), QObject::tr("Load the experiment settings from a request JSON."), QStringLiteral("file"));
-  const QCommandLineOption sweep(QStringLiteral("sweep"), QObject::tr("Sweep one axis, e.g. tpb=64,128,256,512,1024 (axes: tpb, tile, size, n, k, d, window, image)."), QStringLiteral("axis=values"));
+  const QCommandLineOption sweep(QStringLiteral("sweep"), QObject::tr("Sweep one axis, e.g. tpb=64,128,256,512,1024 (axes: %1).").arg(sweepAxesText()), QStringLiteral("axis=values"));
   const QCommandLineOption run(QStringLiteral("run"), QObject::tr("Run the experiment and wait for it."));
   const QCommandLineOption view(QStringLiteral("view"), QObject::tr("Show this view: clusters, timing, results, schedule (gantt: its recorded Gantt chart), access, occupancy, knn."), QStringLiteral("name"));
   const QCommandLineOption chart(QStringLiteral("chart"), QObject::tr("Show this Timing chart: time, bandwidth, fraction, kernels, score, iteration-time, sweep."), QStringLiteral("id"));
