@@ -24,7 +24,14 @@ namespace kernellab::clustering {
 // Seed: Campaign's kernels with the two switches. Best, Cublas and CublasTf32: the GPU-only
 // engines of gpu/kernels/clustering_best (issues 7 and 10), which read the coalesced layout. The
 // cuBLAS peers' labels are approximate (the GEMM form in float): see approximateLabels().
-enum class Engine { Seed, Best, Cublas, CublasTf32 };
+// Pruned (issue 15, k-centers only): the fused engine that skips points the triangle inequality
+// rules out; it has a CPU implementation too (kcenters_pruned_cpu.cpp), so it runs on both
+// backends.
+enum class Engine { Seed, Best, Cublas, CublasTf32, Pruned };
+
+// Whether the variant runs on the CPU backend: the seed's block programs on the executor, and the
+// pruned k-centers in its host implementation. The other engines are CUDA-only.
+inline bool runsOnCpu(Engine e) { return e == Engine::Seed || e == Engine::Pruned; }
 
 // Whether a variant's labels are approximate by design (the GEMM form of the distances, as torch,
 // cuML and FAISS compute them): verification then counts the labels that are not the nearest
@@ -42,13 +49,13 @@ struct VariantInfo {
 
 // The four seed variants, in the order the thesis plots them.
 const std::vector<VariantInfo>& variants();
-// The variants a family offers: the seed's four, "best" (both), "cublas" and "cublas-tf32"
-// (k-means only).
+// The variants a family offers: the seed's four, "best" (both), "pruned" (k-centers only),
+// "cublas" and "cublas-tf32" (k-means only).
 const std::vector<VariantInfo>& variants(Family family);
 std::optional<VariantInfo> variantFromString(const std::string& id);
 // "all" or a list of ids; throws InputError naming an unknown id and listing the known ones.
-// Without CUDA, "all" leaves out the GPU-only engines and naming one explicitly is an error
-// that names the reason.
+// Without CUDA, "all" leaves out the GPU-only engines (runsOnCpu) and naming one explicitly is an
+// error that names the reason.
 std::vector<VariantInfo> parseVariants(const std::vector<std::string>& ids, Family family,
                                        bool cuda, const std::string& whyNoCuda = {});
 

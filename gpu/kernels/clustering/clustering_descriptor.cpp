@@ -376,7 +376,7 @@ std::vector<VariantDescription> variants(Family family) {
   std::vector<VariantDescription> out;
   for (const auto& v : clustering::variants(family)) {
     VariantDescription d{v.id, v.title, v.explanation};
-    d.cudaOnly = v.engine != clustering::Engine::Seed;
+    d.cudaOnly = !clustering::runsOnCpu(v.engine);
     d.recordsSchedule = v.engine == clustering::Engine::Seed;
     out.push_back(d);
   }

@@ -36,8 +36,8 @@ KCentersPrunedRun kcentersPrunedHost(const float* X, int64_t n, int d, int k, in
     throw InputError("pruned k-centers: N = " + std::to_string(n) + ", D = " + std::to_string(d) +
                      ", K = " + std::to_string(k) + " (needs N >= 1, D >= 1, 1 <= K <= N)");
   if (first < 0 || first >= n)
-    throw InputError("pruned k-centers: first center " + std::to_string(first) +
-                     " is outside 0.." + std::to_string(n - 1));
+    throw InputError("pruned k-centers: first center " + std::to_string(first) + " is outside 0.." +
+                     std::to_string(n - 1));
   KCentersPrunedRun out;
   out.labels.assign(static_cast<size_t>(n), -1);
   out.dist.assign(static_cast<size_t>(n), std::numeric_limits<float>::quiet_NaN());
@@ -61,8 +61,8 @@ KCentersPrunedRun kcentersPrunedHost(const float* X, int64_t n, int d, int k, in
     for (int a = 0; a < j; ++a) {
       double s = 0.0;
       for (int q = 0; q < d; ++q) {
-        const double t = double(center[static_cast<size_t>(q)]) -
-                         centerRows[static_cast<size_t>(a) * d + q];
+        const double t =
+            double(center[static_cast<size_t>(q)]) - centerRows[static_cast<size_t>(a) * d + q];
         s += t * t;
       }
       centerDist[static_cast<size_t>(a)] = static_cast<float>(s);
