@@ -282,6 +282,9 @@ class TstCliClustering : public QObject {
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.contains("PASS kcenters N=10 K=2 D=2 seed tpb 64"));
     QVERIFY(r.out.contains("PASS kmeans N=1000 K=7 D=3 seed tpb 1000"));
+    // Pruned k-centers beside the seed variants, compared bit for bit (issue 15).
+    QVERIFY(r.out.contains(
+        "PASS kcenters pruned vs unpruned N=20000 K=32 D=8 seed tpb 256 (5 variants)"));
     QVERIFY(r.out.contains(" 0 failed"));
     QVERIFY(!r.out.contains("FAIL"));
   }

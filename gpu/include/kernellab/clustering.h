@@ -248,6 +248,23 @@ Verification verifyKCenters(const PointSet& s, const KCentersReference& referenc
                             const ClusteringOutput& run, const std::vector<float>& distances,
                             const std::vector<float>& radius);
 
+// A k-centers run's outputs as the kernels wrote them (the float values, not the reference's
+// doubles): what the pruned variant must reproduce bit for bit.
+struct KCentersOutputs {
+  std::string variant;
+  std::vector<int64_t> centers;  // in order
+  std::vector<float> radii;      // after center j
+  std::vector<float> distances;  // per point, squared
+  std::vector<int32_t> labels;
+};
+
+// The pruned k-centers check (issue 15): `pruned` must be `unpruned`'s computation exactly, the
+// same centers in the same order and the same radii, labels and distances to the bit (the
+// pruning test's margin makes a skipped point one the unpruned pass would not have moved,
+// clustering_pruning.h). Passes with a note naming the twin, or fails counting the differences
+// (each center, radius and point that differs) with the first one in the note.
+Verification comparePrunedKCenters(const KCentersOutputs& pruned, const KCentersOutputs& unpruned);
+
 // Checks every label against the reference run from the same initial centers for the same number
 // of iterations (a different label passes only at a tie, counted in the note), the inertia and
 // every iteration's score to kInertiaTolerance, and the cluster sizes.

@@ -83,6 +83,11 @@ MemoryNeed estimateMemory(const BudgetInput& in) {
   // Every variant's result keeps its labels and centers; one variant's downloads in flight.
   const double variants = double(std::max<size_t>(1, in.variants.size()));
   need.host.push_back({"results", variants * (4.0 * n + centres) + 4.0 * n});
+  // The pruned k-centers variant and its unpruned twin keep their labels and distances for the
+  // bit-for-bit comparison (clustering_family.cpp).
+  const bool pruned = std::any_of(in.variants.begin(), in.variants.end(),
+                                  [](const VariantInfo& v) { return v.engine == Engine::Pruned; });
+  if (pruned && !kmeans) need.host.push_back({"pruned k-centers comparison", 2.0 * (8.0 * n)});
 
   // ---- per variant (one at a time): the arranged copy and the backend's buffers
   std::vector<MemoryPart> hostPeak, devicePeak;

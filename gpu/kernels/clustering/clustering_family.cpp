@@ -324,6 +324,37 @@ void validateClustering(const RunRequest& r, const BackendDecision& d) {
 
 namespace {
 
+// The unpruned computation with the pruned engine's arithmetic in this run, or "" (issue 15): on
+// CUDA the best engine (the same fused FMA sum); on the CPU any seed variant (float
+// s += diff * diff, dimension 0 first, whatever the layout and scratch switches),
+// shared-coalesced first.
+std::string prunedTwin(const std::vector<VariantInfo>& list, bool cuda) {
+  auto has = [&](const std::string& id) {
+    return std::any_of(list.begin(), list.end(), [&](const VariantInfo& v) { return v.id == id; });
+  };
+  if (!has("pruned")) return {};
+  if (cuda) return has("best") ? "best" : "";
+  if (has("shared-coalesced")) return "shared-coalesced";
+  for (const VariantInfo& v : list)
+    if (v.engine == Engine::Seed) return v.id;
+  return {};
+}
+
+// Puts the bit-for-bit comparison with the twin into the pruned variant's verification (the
+// reference's check stays): a difference fails it.
+void checkPrunedAgainstTwin(VariantResult& pruned, const KCentersOutputs& p,
+                            const KCentersOutputs& t) {
+  const Verification bits = comparePrunedKCenters(p, t);
+  Verification& ver = pruned.verification;
+  if (bits.passed) {
+    ver.note += (ver.note.empty() ? "" : "; ") + bits.note;
+    return;
+  }
+  ver.passed = false;
+  ver.mismatches += bits.mismatches;
+  ver.note = bits.note + (ver.note.empty() ? "" : "; " + ver.note);
+}
+
 struct RunContext {
   const RunRequest& r;
   const BackendDecision& d;
@@ -361,8 +392,10 @@ struct Repetition {
 // the timings together.
 class VariantRun {
  public:
-  VariantRun(const RunContext& ctx, const VariantInfo& v)
-      : ctx_(ctx),
+  // `keep`: where to put the k-centers outputs for the pruned variant's bit-for-bit check.
+  VariantRun(const RunContext& ctx, const VariantInfo& v, KCentersOutputs* keep = nullptr)
+      : keep_(keep),
+        ctx_(ctx),
         v_(v),
         r_(ctx.r),
         p_(ctx.r.section<ClusteringProblem>()),
@@ -402,6 +435,9 @@ class VariantRun {
       download();
       if (r_.recordSchedule) recordSchedule();
       finishOutput();
+      // What the kernels produced, before the fault-injection hook below changes a label.
+      if (keep_ && family_ == kKCenters && r_.verify)
+        *keep_ = {v_.id, out_.centerIndices, radii_, distances_, out_.labels};
       // The testing hook that proves verification catches a wrong result (fault_injection.h).
       if (faultInjectedFor(v_.id) && !out_.labels.empty()) {
         int32_t& l = out_.labels[out_.labels.size() / 2];
@@ -737,6 +773,7 @@ class VariantRun {
     vr_.iterations = std::move(records_);
   }
 
+  KCentersOutputs* keep_;
   const RunContext& ctx_;
   const VariantInfo& v_;
   const RunRequest& r_;
@@ -813,16 +850,28 @@ RunResult runClustering(const RunRequest& r, const BackendDecision& d, const Run
   if (r.measureCeilings)
     res.ceilings.push_back(backend->copyCeiling(r.warmup, r.repetitions, hooks.within(0.04, 0.05, "measuring the copy ceiling")));
 
+  // The pruned k-centers variant beside its unpruned twin: both outputs kept for the comparison.
+  const std::string twin = r.family == clustering::kKCenters ? prunedTwin(list, d.useCuda) : "";
+  KCentersOutputs prunedBits, twinBits;
   for (size_t i = 0; i < list.size(); ++i) {
     const RunHooks part = hooks.within(0.05 + 0.95 * double(i) / double(list.size()),
                                        0.05 + 0.95 * double(i + 1) / double(list.size()), "running " + list[i].id);
     const RunContext ctx{r, d, part, s, *backend, init.get(), first};
-    VariantResult vr = VariantRun(ctx, list[i]).run();
-    if (!vr.ok || (vr.verification.performed && !vr.verification.passed)) res.ok = false;
+    KCentersOutputs* keep = twin.empty()             ? nullptr
+                            : list[i].id == "pruned" ? &prunedBits
+                            : list[i].id == twin     ? &twinBits
+                                                     : nullptr;
+    VariantResult vr = VariantRun(ctx, list[i], keep).run();
     if (!res.ceilings.empty() && res.ceilings.front().gbps > 0)
       vr.fractionOfMemcpy = vr.gbps / res.ceilings.front().gbps;
     res.variants.push_back(std::move(vr));
   }
+  if (!prunedBits.variant.empty() && !twinBits.variant.empty())
+    for (VariantResult& v : res.variants)
+      if (v.variant == "pruned" && v.ok && v.verification.performed)
+        checkPrunedAgainstTwin(v, prunedBits, twinBits);
+  for (const VariantResult& v : res.variants)
+    if (!v.ok || (v.verification.performed && !v.verification.passed)) res.ok = false;
   hooks.report("done", 1.0);
   return res;
 }
