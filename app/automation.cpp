@@ -57,7 +57,7 @@ std::optional<StartupOptions> parseStartupOptions(QCommandLineParser& p, const Q
   const QCommandLineOption sweep(QStringLiteral("sweep"), QObject::tr("Sweep one axis, e.g. tpb=64,128,256,512,1024 (axes: %1).").arg(sweepAxesText()), QStringLiteral("axis=values"));
   const QCommandLineOption run(QStringLiteral("run"), QObject::tr("Run the experiment and wait for it."));
   const QCommandLineOption view(QStringLiteral("view"), QObject::tr("Show this view: clusters, timing, results, schedule (gantt: its recorded Gantt chart), access, occupancy, knn."), QStringLiteral("name"));
-  const QCommandLineOption chart(QStringLiteral("chart"), QObject::tr("Show this Timing chart: time, bandwidth, fraction, kernels, score, iteration-time, sweep."), QStringLiteral("id"));
+  const QCommandLineOption chart(QStringLiteral("chart"), QObject::tr("Show this Timing chart: time, bandwidth, fraction, kernels, score, iteration-time, coordinates-read, sweep."), QStringLiteral("id"));
   const QCommandLineOption logScale(QStringLiteral("log-scale"), QObject::tr("Logarithmic value axis on the Timing charts."));
   const QCommandLineOption noPublished(QStringLiteral("no-published"), QObject::tr("Hide published figures."));
   const QCommandLineOption ganttSms(QStringLiteral("gantt-sms"), QObject::tr("Gantt chart of the Schedule view: lanes of SMs 0..N-1 only (0: every SM)."), QStringLiteral("N"));

@@ -188,6 +188,7 @@ void iterationFields(F& f, V& v) {
   f.when(v.chosenPoint >= 0, "chosen_point", v.chosenPoint);
   f.when(v.rechecked >= 0, "rechecked", v.rechecked);
   f.when(v.labelsChanged >= 0, "labels_changed", v.labelsChanged);
+  f.when(v.visited >= 0, "visited", v.visited);
 }
 
 template <class F, class V>

@@ -96,6 +96,8 @@ void checkVariant(const VariantResult& v, const FamilyDescriptor* family, const 
     atLeast(r.iteration, 0, it + ".iteration");
     checkWithin(r.chosenPoint, -1, lastPoint, it + ".chosen_point", "-1 or a point index");
     atLeast(r.rechecked, -1, it + ".rechecked");
+    // Points read for a center: at most N, which the family's checkStored knows.
+    checkWithin(r.visited, -1, kMaxIndexed, it + ".visited", "-1 or a count of points");
     if (!r.kernelMs.empty() && r.kernelMs.size() != v.kernels.size())
       refuseField(it + ".kernel_ms", "has " + std::to_string(r.kernelMs.size()) +
                                          " times; the variant has " +

@@ -97,9 +97,10 @@ class TstClusteringCuda : public QObject {
     QVERIFY2(res.ok, res.message.c_str());
     QCOMPARE(res.backend, std::string("cuda"));
     QCOMPARE(res.ceilings.front().name, std::string("cudaMemcpy D2D"));
-    // The seed's four plus the engines: best (both), cublas and cublas-tf32 (k-means).
+    // The seed's four plus the engines: best (both), pruned (k-centers), cublas and cublas-tf32
+    // (k-means).
     QCOMPARE(res.variants.size(),
-             size_t(*familyFromString(family.toStdString()) == clustering::kKMeans ? 7 : 5));
+             size_t(*familyFromString(family.toStdString()) == clustering::kKMeans ? 7 : 6));
     for (const auto& v : res.variants) {
       QVERIFY2(v.ok, (v.variant + ": " + v.error).c_str());
       QVERIFY2(v.verification.passed, (v.variant + ": " + v.verification.note).c_str());
@@ -139,6 +140,51 @@ class TstClusteringCuda : public QObject {
       QVERIFY(std::fabs(b.variants[i].detail<ClusteringOutput>()->inertia -
                         b.variants[0].detail<ClusteringOutput>()->inertia) <=
               1e-5 * b.variants[0].detail<ClusteringOutput>()->inertia);
+  }
+
+  // Issue 15: the pruned engine is the best engine's computation bit for bit (the runner compares
+  // centers, radii, labels and distances, and fails the variant otherwise), on data where it
+  // skips most points and on one broad cloud where it skips hardly any.
+  void prunedIsBestBitForBit_data() {
+    QTest::addColumn<int>("shape");
+    QTest::addColumn<double>("noise");
+    QTest::addColumn<bool>("prunes");
+    QTest::newRow("seed generator") << int(DatasetShape::SeedGenerator) << 0.0 << true;
+    QTest::newRow("one broad cloud") << int(DatasetShape::Blobs) << 0.99999 << false;
+  }
+  void prunedIsBestBitForBit() {
+    KLTEST_REQUIRE_CUDA();
+    QFETCH(int, shape);
+    QFETCH(double, noise);
+    QFETCH(bool, prunes);
+    RunRequest r = request(clustering::kKCenters, 200003, 50, 64, 256);
+    r.variants = {"best", "pruned"};
+    r.section<ClusteringProblem>().shape = static_cast<DatasetShape>(shape);
+    r.section<ClusteringProblem>().noiseFraction = noise;
+    const RunResult res = runExperiment(r);
+    QVERIFY2(res.ok, res.message.c_str());
+    QCOMPARE(res.variants.size(), size_t(2));
+    const VariantResult& best = res.variants[0];
+    const VariantResult& pruned = res.variants[1];
+    QVERIFY2(pruned.ok, pruned.error.c_str());
+    QVERIFY2(pruned.verification.passed, pruned.verification.note.c_str());
+    QVERIFY2(pruned.verification.note.find("as best bit for bit") != std::string::npos,
+             pruned.verification.note.c_str());
+    QCOMPARE(pruned.detail<ClusteringOutput>()->centerIndices,
+             best.detail<ClusteringOutput>()->centerIndices);
+    QCOMPARE(pruned.detail<ClusteringOutput>()->labels, best.detail<ClusteringOutput>()->labels);
+    QCOMPARE(pruned.kernels.front().name, std::string("kcentersPrunedKernel"));
+    QVERIFY(pruned.kernels.front().resources.has_value());
+    QCOMPARE(pruned.iterations.front().visited, int64_t(200003));
+    double sum = 0;
+    for (const IterationRecord& it : pruned.iterations) {
+      QVERIFY(it.visited >= 0 && it.visited <= 200003);
+      sum += double(it.visited);
+    }
+    const double share = sum / (200003.0 * 50);
+    qInfo("coordinates read: %.1f %% of N x K; pruned %.3f ms, best %.3f ms", 100.0 * share,
+          pruned.total.medianMs, best.total.medianMs);
+    QVERIFY(prunes ? share < 0.75 : share > 0.9);
   }
 
   void recordedScheduleCoversEveryBlockOnce() {

@@ -143,7 +143,9 @@ class TstClusteringCpu : public QObject {
     r.section<ClusteringProblem>().maxIterations = 50;
     const RunResult res = runExperiment(r);
     QVERIFY2(res.ok, res.message.c_str());
-    QCOMPARE(res.variants.size(), size_t(4));
+    // The seed's four, and for k-centers the pruned engine (it runs on the CPU too).
+    const bool kmeans = *familyFromString(family.toStdString()) == clustering::kKMeans;
+    QCOMPARE(res.variants.size(), size_t(kmeans ? 4 : 5));
     for (const auto& v : res.variants) {
       QVERIFY2(v.verification.passed, v.verification.note.c_str());
       const ClusteringOutput& c = *v.detail<ClusteringOutput>();
@@ -268,7 +270,9 @@ class TstClusteringCpu : public QObject {
       r.section<ClusteringProblem>().init = InitMethod::KMeansPlusPlus;
     const RunResult res = runExperiment(r);
     QVERIFY2(res.ok, res.message.c_str());
-    QCOMPARE(res.variants.size(), size_t(4));
+    const Family fam = *familyFromString(family.toStdString());
+    // The seed's four on the executor, and for k-centers the pruned engine's host run.
+    QCOMPARE(res.variants.size(), size_t(fam == clustering::kKMeans ? 4 : 5));
     for (const auto& v : res.variants) {
       QVERIFY2(v.ok, v.error.c_str());
       QVERIFY2(v.verification.passed, (v.variant + ": " + v.verification.note).c_str());
@@ -277,8 +281,10 @@ class TstClusteringCpu : public QObject {
       int64_t total = 0;
       for (int64_t sz : v.detail<ClusteringOutput>()->clusterSizes) total += sz;
       QCOMPARE(total, int64_t(n));
-      QCOMPARE(v.kernels.size(), kernelNames(*familyFromString(family.toStdString())).size());
-      for (const auto& it : v.iterations) QCOMPARE(it.kernelMs.size(), v.kernels.size());
+      QCOMPARE(v.kernels.size(), kernelNames(fam, *variantFromString(v.variant)).size());
+      // An engine's whole run is one time, with no per-center kernel times.
+      for (const auto& it : v.iterations)
+        if (v.variant != "pruned") QCOMPARE(it.kernelMs.size(), v.kernels.size());
       QCOMPARE(v.kernels.front().timing.clock, std::string("cpu-steady-clock"));
     }
   }
@@ -335,10 +341,11 @@ class TstClusteringCpu : public QObject {
       QVERIFY(QString(e.what()).contains("unknown kcenters variant (known: shared-coalesced"));
       QVERIFY(QString(e.what()).contains("best"));  // the engines are listed too
     }
-    // The GPU-only engines: left out of "all" without CUDA, refused by name with the reason.
+    // The GPU-only engines: left out of "all" without CUDA, refused by name with the reason; the
+    // pruned k-centers engine runs on the CPU too.
     if (kltest::cudaUnavailableReason().isEmpty()) return;
     r.variants = {"all"};
-    QCOMPARE(runExperiment(r).variants.size(), size_t(4));
+    QCOMPARE(runExperiment(r).variants.size(), size_t(5));
     r.variants = {"best"};
     try {
       validateRequest(r);
@@ -351,9 +358,9 @@ class TstClusteringCpu : public QObject {
     QVERIFY_THROWS_EXCEPTION(InputError, validateRequest(km));
     km.variants = {"cublas-tf32"};
     QVERIFY_THROWS_EXCEPTION(InputError, validateRequest(km));
-    // k-means: the seed's four, best, cublas and cublas-tf32; k-centers: the four and best.
+    // k-means: the seed's four, best, cublas and cublas-tf32; k-centers: the four, best, pruned.
     QVERIFY(variants(clustering::kKMeans).size() == 7 &&
-            variants(clustering::kKCenters).size() == 5);
+            variants(clustering::kKCenters).size() == 6);
   }
 
   void badRequestsNameTheValueAndTheLimit_data() {

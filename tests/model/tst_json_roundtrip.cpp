@@ -170,6 +170,13 @@ class TstJsonRoundtrip : public QObject {
     QCOMPARE(json(it)["labels_changed"].get<int64_t>(), int64_t(0));
     QCOMPARE(json(it).get<IterationRecord>().labelsChanged, int64_t(0));
     QVERIFY(!json(IterationRecord{}).contains("labels_changed"));  // -1: not counted
+    // Pruned k-centers (issue 15): the points read for a center, absent when not counted.
+    it.visited = 0;
+    QCOMPARE(json(it)["visited"].get<int64_t>(), int64_t(0));
+    it.visited = 123456789012;
+    QCOMPARE(json(it).get<IterationRecord>().visited, int64_t(123456789012));
+    QVERIFY(!json(IterationRecord{}).contains("visited"));
+    QCOMPARE(json(IterationRecord{}).get<IterationRecord>().visited, int64_t(-1));
     QVERIFY(!json(ClusteringOutput{}).contains("stop_reason"));    // k-centers
   }
 

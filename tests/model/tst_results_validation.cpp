@@ -143,6 +143,22 @@ class TstResultsValidation : public QObject {
     QVERIFY(errorOf(j.dump()).contains("iterations[2].chosen_point = 1000000 is outside -1..299"));
   }
 
+  // Issue 15: a pruned k-centers center reads at most the N points of its request.
+  void prunedVisitedCountsStayWithinN() {
+    ResultsFile f;
+    RunRequest r = small(clustering::kKCenters);
+    r.variants = {"pruned"};
+    f.runs.push_back(runExperiment(r));
+    json j = f;
+    QVERIFY2(errorOf(j.dump()).isEmpty(), qPrintable(errorOf(j.dump())));
+    QCOMPARE(j["runs"][0]["variants"][0]["iterations"][0]["visited"].get<int64_t>(), int64_t(300));
+    j["runs"][0]["variants"][0]["iterations"][1]["visited"] = 301;
+    QVERIFY(errorOf(j.dump()).contains("iterations[1].visited = 301 is outside -1..300"));
+    j = f;
+    j["runs"][0]["variants"][0]["iterations"][1]["visited"] = -2;
+    QVERIFY(errorOf(j.dump()).contains("iterations[1].visited = -2 is outside -1.."));
+  }
+
   void knnIndicesStayInsideTheImage() {
     ResultsFile f;
     f.runs.push_back(runExperiment(small(knn::kFamily)));

@@ -395,6 +395,47 @@ class TstChartBuilder : public QObject {
     QVERIFY(panel.resultText().contains(QStringLiteral("gain 99.5 %")));
   }
 
+  // Issue 15: the pruned k-centers variant's coordinates read per center, as a share of N, next
+  // to the time; only for runs that counted them, exported as data like every chart.
+  void coordinatesReadPerCenterIsVisitedOverN() {
+    RunResult run = makeRun(clustering::kKCenters, 256, {{"best", 2, 2, 2}, {"pruned", 1, 1, 1}});
+    run.request.section<ClusteringProblem>().n = 1000;
+    const std::vector<int64_t> visited = {1000, 480, 120, 7};
+    for (VariantResult& v : run.variants)
+      for (size_t j = 0; j < visited.size(); ++j) {
+        IterationRecord r;
+        r.iteration = static_cast<int>(j) + 1;
+        r.score = 10.0 - double(j);
+        if (v.variant == "pruned") r.visited = visited[j];  // best reads every point: uncounted
+        v.iterations.push_back(r);
+      }
+    const TimingCharts charts = buildTimingCharts(selectionOf({run}), ChartOptions{});
+    const ChartSpec* read = chart(charts, QStringLiteral("coordinates-read"));
+    QVERIFY(read);
+    QCOMPARE(read->title, QStringLiteral("Coordinates read per center"));
+    QCOMPARE(read->kind, widgets::ChartKind::Lines);
+    QCOMPARE(read->series.size(), 1);  // the pruned variant's line only
+    QCOMPARE(read->series[0].name, variantTitle(clustering::kKCenters, "pruned"));
+    QCOMPARE(read->series[0].x, (QVector<double>{1, 2, 3, 4}));
+    QCOMPARE(read->series[0].y, (QVector<double>{1.0, 0.48, 0.12, 0.007}));
+    QVERIFY(read->series[0].notes[1].startsWith(QStringLiteral("480 of ")));
+    // Exported through the same ChartSpec path as the other charts.
+    const QStringList csv = widgets::chartToCsv(*read).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(csv.size(), 5);  // header and four centers
+    const QJsonObject point = QJsonDocument::fromJson(widgets::chartToJson(*read))
+                                  .object()["series"]
+                                  .toArray()[0]
+                                  .toObject()["points"]
+                                  .toArray()[2]
+                                  .toObject();
+    QCOMPARE(point["value"].toDouble(), 0.12);
+    // No run that counted: no chart.
+    for (VariantResult& v : run.variants)
+      for (IterationRecord& r : v.iterations) r.visited = -1;
+    QVERIFY(!chart(buildTimingCharts(selectionOf({run}), ChartOptions{}),
+                   QStringLiteral("coordinates-read")));
+  }
+
   void chartDataAsCsvAndJson() {
     ChartSpec spec;
     spec.id = QStringLiteral("t");

@@ -24,7 +24,14 @@ namespace kernellab::clustering {
 // Seed: Campaign's kernels with the two switches. Best, Cublas and CublasTf32: the GPU-only
 // engines of gpu/kernels/clustering_best (issues 7 and 10), which read the coalesced layout. The
 // cuBLAS peers' labels are approximate (the GEMM form in float): see approximateLabels().
-enum class Engine { Seed, Best, Cublas, CublasTf32 };
+// Pruned (issue 15, k-centers only): the fused engine that skips points the triangle inequality
+// rules out; it has a CPU implementation too (kcenters_pruned_cpu.cpp), so it runs on both
+// backends.
+enum class Engine { Seed, Best, Cublas, CublasTf32, Pruned };
+
+// Whether the variant runs on the CPU backend: the seed's block programs on the executor, and the
+// pruned k-centers in its host implementation. The other engines are CUDA-only.
+inline bool runsOnCpu(Engine e) { return e == Engine::Seed || e == Engine::Pruned; }
 
 // Whether a variant's labels are approximate by design (the GEMM form of the distances, as torch,
 // cuML and FAISS compute them): verification then counts the labels that are not the nearest
@@ -42,13 +49,13 @@ struct VariantInfo {
 
 // The four seed variants, in the order the thesis plots them.
 const std::vector<VariantInfo>& variants();
-// The variants a family offers: the seed's four, "best" (both), "cublas" and "cublas-tf32"
-// (k-means only).
+// The variants a family offers: the seed's four, "best" (both), "pruned" (k-centers only),
+// "cublas" and "cublas-tf32" (k-means only).
 const std::vector<VariantInfo>& variants(Family family);
 std::optional<VariantInfo> variantFromString(const std::string& id);
 // "all" or a list of ids; throws InputError naming an unknown id and listing the known ones.
-// Without CUDA, "all" leaves out the GPU-only engines and naming one explicitly is an error
-// that names the reason.
+// Without CUDA, "all" leaves out the GPU-only engines (runsOnCpu) and naming one explicitly is an
+// error that names the reason.
 std::vector<VariantInfo> parseVariants(const std::vector<std::string>& ids, Family family,
                                        bool cuda, const std::string& whyNoCuda = {});
 
@@ -240,6 +247,23 @@ void checkCoordinateRange(const PointSet& s, const std::vector<float>& centers,
 Verification verifyKCenters(const PointSet& s, const KCentersReference& reference,
                             const ClusteringOutput& run, const std::vector<float>& distances,
                             const std::vector<float>& radius);
+
+// A k-centers run's outputs as the kernels wrote them (the float values, not the reference's
+// doubles): what the pruned variant must reproduce bit for bit.
+struct KCentersOutputs {
+  std::string variant;
+  std::vector<int64_t> centers;  // in order
+  std::vector<float> radii;      // after center j
+  std::vector<float> distances;  // per point, squared
+  std::vector<int32_t> labels;
+};
+
+// The pruned k-centers check (issue 15): `pruned` must be `unpruned`'s computation exactly, the
+// same centers in the same order and the same radii, labels and distances to the bit (the
+// pruning test's margin makes a skipped point one the unpruned pass would not have moved,
+// clustering_pruning.h). Passes with a note naming the twin, or fails counting the differences
+// (each center, radius and point that differs) with the first one in the note.
+Verification comparePrunedKCenters(const KCentersOutputs& pruned, const KCentersOutputs& unpruned);
 
 // Checks every label against the reference run from the same initial centers for the same number
 // of iterations (a different label passes only at a tie, counted in the note), the inertia and

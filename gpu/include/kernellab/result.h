@@ -120,6 +120,8 @@ struct IterationRecord {        // one k-means iteration or one k-centers center
   int64_t rechecked = -1;       // best k-means: points re-decided exactly (-1: not applicable)
   int64_t labelsChanged = -1;   // k-means, fixed-point rule: points whose cluster differs from the
                                 // previous iteration's (-1: not counted, or the first iteration)
+  int64_t visited = -1;         // pruned k-centers: points whose coordinates were read for this
+                                // center (0..N; -1: not counted, every other variant reads all N)
 };
 
 // Why a k-means run stopped (ClusteringOutput::stopReason).

@@ -327,7 +327,9 @@ class CudaBackend final : public Backend {
     if (v.engine != Engine::Seed) {
       t0 = std::chrono::steady_clock::now();
       const float* X = coalesced_ ? coalesced_->view().values() : interleaved_->view().values();
-      if (family == clustering::kKCenters)
+      if (family == clustering::kKCenters && v.engine == Engine::Pruned)
+        kcPruned_ = std::make_unique<best::KCentersPruned>(X, n, points_.d, k_, stream_.get());
+      else if (family == clustering::kKCenters)
         kcBest_ = std::make_unique<best::KCentersFused>(X, n, points_.d, k_, stream_.get());
       else if (v.engine == Engine::Best)
         kmEngine_ = best::makeBestKMeans(X, n, points_.d, k_, stream_.get());
@@ -338,18 +340,29 @@ class CudaBackend final : public Backend {
     }
   }
 
-  std::optional<KCentersRun> kcentersRunAll(int64_t first, int k) override {
-    if (!kcBest_) return std::nullopt;
+  // The graph of K launches cannot stop half-way: Cancel is seen by the runner after it.
+  std::optional<KCentersRun> kcentersRunAll(int64_t first, int k,
+                                            const std::atomic<bool>*) override {
     KCentersRun run;
-    run.ms = kcBest_->run(first);
-    run.centers = kcBest_->centers();
-    run.radii = kcBest_->radii();
+    if (kcPruned_) {
+      run.ms = kcPruned_->run(first);
+      run.centers = kcPruned_->centers();
+      run.radii = kcPruned_->radii();
+      run.visited = kcPruned_->visited();
+    } else if (kcBest_) {
+      run.ms = kcBest_->run(first);
+      run.centers = kcBest_->centers();
+      run.radii = kcBest_->radii();
+    } else {
+      return std::nullopt;
+    }
     run.centers.resize(static_cast<size_t>(k));
     return run;
   }
 
   std::vector<int> engineGrids() override {
     if (kcBest_) return {kcBest_->grid()};
+    if (kcPruned_) return {kcPruned_->grid()};
     if (kmEngine_) return kmEngine_->grids();
     return {};
   }
@@ -361,6 +374,7 @@ class CudaBackend final : public Backend {
   std::vector<std::optional<ResourceUsage>> resources() override {
     std::vector<std::optional<ResourceUsage>> out;
     if (kcBest_) return {kcBest_->resources()};
+    if (kcPruned_) return {kcPruned_->resources()};
     if (kmEngine_) {
       for (const ResourceUsage& r : kmEngine_->resources())
         out.push_back(r.threadsPerBlock > 0 ? std::optional<ResourceUsage>(r) : std::nullopt);
@@ -482,11 +496,13 @@ class CudaBackend final : public Backend {
 
   double downloadLabels(std::vector<int32_t>& out) override {
     if (kcBest_) return timed([&] { out = kcBest_->labels(); });
+    if (kcPruned_) return timed([&] { out = kcPruned_->labels(); });
     if (kmEngine_) return timed([&] { out = kmEngine_->labels(); });
     return download(labels_, out);
   }
   double downloadDistances(std::vector<float>& out) override {
     if (kcBest_) return timed([&] { out = kcBest_->distances(); });
+    if (kcPruned_) return timed([&] { out = kcPruned_->distances(); });
     return download(dist_, out);
   }
   double downloadCentroids(std::vector<float>& out) override {
@@ -495,7 +511,8 @@ class CudaBackend final : public Backend {
   }
 
   std::optional<RecordedSchedule> recordSchedule(int lastCenter) override {
-    if (kcBest_ || kmEngine_) return std::nullopt;  // the engines carry no recording instance
+    // The engines carry no recording instance.
+    if (kcBest_ || kcPruned_ || kmEngine_) return std::nullopt;
     RecordedSchedule rec;
     cuda::DeviceBuffer<cuda::BlockSlot> slots(static_cast<size_t>(gridN_));
     cudaStream_t s = stream_.get();
@@ -590,6 +607,7 @@ class CudaBackend final : public Backend {
 
   void freeBuffers() {
     kcBest_.reset();  // before the points they read
+    kcPruned_.reset();
     kmEngine_.reset();
     coalesced_.reset();
     interleaved_.reset();
@@ -618,6 +636,7 @@ class CudaBackend final : public Backend {
   std::unique_ptr<DevicePoints<CoalescedLayout>> coalesced_;
   std::unique_ptr<DevicePoints<InterleavedLayout>> interleaved_;
   std::unique_ptr<best::KCentersFused> kcBest_;
+  std::unique_ptr<best::KCentersPruned> kcPruned_;
   std::unique_ptr<best::KMeansEngine> kmEngine_;
   cuda::DeviceBuffer<int32_t> labels_, centerIndex_, candIndex_, clusterCount_, globalI_;
   cuda::DeviceBuffer<float> dist_, radius_, candValue_, centroids_, globalF_;

@@ -81,8 +81,8 @@ VariantInfo seedVariant(Family family, const std::string& id) {
     if (v.id != id) continue;
     if (v.engine != Engine::Seed)
       throw InputError(
-          "--variant " + id + ": no access tracer for the GPU-only engines (their " +
-          "kernels are not KL_HD block programs); trace a seed variant: " +
+          "--variant " + id + ": no access tracer for the engines (best, pruned, the cuBLAS " +
+          "peers: their kernels are not KL_HD block programs); trace a seed variant: " +
           "shared-coalesced, global-coalesced, shared-interleaved, global-interleaved");
     return v;
   }

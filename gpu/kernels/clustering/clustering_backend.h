@@ -5,6 +5,7 @@
 // hooks and the verification, so both backends run the algorithm the same way.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,11 +36,13 @@ struct RecordedSchedule {
   double ms = 0;                    // the instrumented launch's time
 };
 
-// The best k-centers engine's whole run: all K centers without a host round trip.
+// A k-centers engine's whole run (best, pruned): all K centers without a host round trip.
 struct KCentersRun {
-  double ms = 0;                   // the K launches (one CUDA graph)
+  double ms = 0;                   // the K launches (one CUDA graph), or the host run
   std::vector<int64_t> centers;    // in order
   std::vector<float> radii;        // after center j
+  std::vector<int64_t> visited;    // pruned: per center, the points whose coordinates were read
+                                   // (empty for best: it reads all N every time)
 };
 
 class Backend {
@@ -75,8 +78,10 @@ class Backend {
   virtual std::optional<RecordedSchedule> recordSchedule(int lastCenter) = 0;
 
   // Engine variants (issue 7): k-centers in one go, and each kernel's grid; the seed variants'
-  // backends answer nothing here.
-  virtual std::optional<KCentersRun> kcentersRunAll(int64_t /*first*/, int /*k*/) {
+  // backends answer nothing here. `cancel` (RunHooks::cancel, may be null) stops a host run
+  // between centers; the runner then throws Cancelled (a CUDA graph runs to its end).
+  virtual std::optional<KCentersRun> kcentersRunAll(int64_t /*first*/, int /*k*/,
+                                                    const std::atomic<bool>* /*cancel*/) {
     return std::nullopt;
   }
   virtual std::vector<int> engineGrids() { return {}; }

@@ -83,6 +83,20 @@ void printClusteringDetails(std::ostream& out, const RunResult& run) {
       out << ", cluster sizes " << *lo << ".." << *hi;
     }
     out << "\n";
+    // The pruned k-centers variant counts the points whose coordinates it read, per center.
+    const int64_t n = run.request.section<ClusteringProblem>().n;
+    double visited = 0;
+    int counted = 0;
+    for (const auto& it : v.iterations)
+      if (it.visited >= 0) {
+        visited += double(it.visited);
+        ++counted;
+      }
+    if (counted > 0 && n > 0)
+      out << "    coordinates read: " << formatFixed(100.0 * visited / (double(n) * counted), 1)
+          << " % of N x K (center 1: " << v.iterations.front().visited << " of " << n
+          << " points, center " << v.iterations.back().iteration << ": "
+          << v.iterations.back().visited << ")\n";
     for (const auto& k : v.kernels) {
       out << "    " << std::left << std::setw(24) << k.name << std::right << std::setw(5)
           << k.launches << " x " << std::setw(9) << ms(k.timing.medianMs)

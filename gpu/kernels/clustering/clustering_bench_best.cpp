@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // `kernellab-cli bench best`: the fastest variants of every family next to their ceilings, all
 // measured in one invocation: cudaMemcpy D2D bandwidth and the fp32 FMA peak, the transpose best
-// at 8192^2 and 16384^2, k-centers best against its bandwidth floor, k-means best against the
-// fp32 peak and the cuBLAS-based peer, at N = 1e6 (verified) and N = 1e7.
+// at 8192^2 and 16384^2, k-centers best against its bandwidth floor and the pruned variant against
+// best (on the seed's data, and on one broad cloud where pruning helps little), k-means best
+// against the fp32 peak and the cuBLAS-based peer, at N = 1e6 (verified) and N = 1e7.
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <ostream>
 
@@ -27,6 +29,39 @@ const VariantResult* find(const RunResult& run, const std::string& id) {
 
 std::string verdict(bool met) { return met ? "met" : "NOT met"; }
 
+// The share of the coordinates a pruned run read: its visited points over N per center.
+double shareRead(const VariantResult& v, int64_t n) {
+  double visited = 0;
+  int counted = 0;
+  for (const IterationRecord& it : v.iterations)
+    if (it.visited >= 0) {
+      visited += double(it.visited);
+      ++counted;
+    }
+  return counted > 0 && n > 0 ? visited / (double(n) * counted) : 0.0;
+}
+
+// "verified" (against the CPU reference) with the bit-for-bit comparison's word, or why not.
+std::string verifiedText(const VariantResult& v) {
+  if (!v.verification.performed) return "timed, not verified";
+  if (!v.verification.passed) return "NOT VERIFIED (" + v.verification.note + ")";
+  return v.verification.note.find("bit for bit") != std::string::npos
+             ? "verified (the CPU reference; best's centers and distances bit for bit)"
+             : "verified (the CPU reference)";
+}
+
+// "0.80 of best (20 % faster)" / "1.12 of best (12 % slower)".
+std::string ofBest(double ratio) {
+  if (!(ratio > 0)) return "-";
+  return formatFixed(ratio, 2) + " of best (" + formatFixed(std::fabs(ratio - 1.0) * 100.0, 0) +
+         " % " + (ratio <= 1.0 ? "faster" : "slower") + ")";
+}
+
+// Blobs with this noise fraction: all but K points uniform noise in one box (the generator keeps
+// K cluster points), one broad cloud where every center is about equally far from every point,
+// so the triangle inequality rules out almost nothing.
+constexpr double kBroadCloudNoise = 0.99999;
+
 RunRequest clusteringRequest(Family f, int64_t n, const std::vector<std::string>& variants,
                              int reps, int maxIter, bool verify, BackendChoice b) {
   RunRequest r;
@@ -36,6 +71,7 @@ RunRequest clusteringRequest(Family f, int64_t n, const std::vector<std::string>
   p.n = n;
   p.k = 100;
   p.d = 200;
+  p.shape = DatasetShape::SeedGenerator;
   p.init = InitMethod::First;
   p.maxIterations = maxIter;
   // Campaign's score rule with epsilon 0: a fixed number of timed iterations unless the score
@@ -99,14 +135,16 @@ bool benchBest(const BenchOptions& o, std::ostream& out, ResultsFile& file) {
   for (int64_t n : sizes) {
     const bool verify = n <= 1000000;  // the CPU reference at 1e7 points would take minutes
     // k-centers: the whole run of K = 100 centers against K passes over the points.
-    RunResult kc = runExperiment(
-        clusteringRequest(kKCenters, n, {"best", "shared-coalesced"}, reps, 1, verify, backend),
-        o.hooks);
+    RunResult kc =
+        runExperiment(clusteringRequest(kKCenters, n, {"best", "shared-coalesced", "pruned"}, reps,
+                                        1, verify, backend),
+                      o.hooks);
     ok = ok && kc.ok;
     const double gbps = kc.ceilings.empty() ? 0 : kc.ceilings[0].gbps;
     const double floorMs = gbps > 0 ? 100.0 * double(n) * 200 * 4.0 / (gbps * 1e9) * 1e3 : 0;
     const VariantResult* kcb = find(kc, "best");
     const VariantResult* kcs = find(kc, "shared-coalesced");
+    const VariantResult* kcp = find(kc, "pruned");
     out << "\nk-centers N=" << n << " K=100 D=200"
         << (verify ? " (verified)" : " (timed, not verified)") << ": floor "
         << formatFixed(floorMs, 3) << " ms (100 passes at " << formatFixed(gbps, 1) << " GB/s)\n"
@@ -116,7 +154,42 @@ bool benchBest(const BenchOptions& o, std::ostream& out, ResultsFile& file) {
         << verdict(kcb && floorMs > 0 && kcb->total.medianMs <= 1.15 * floorMs)
         << "; seed's best (shared-coalesced, 256 threads) "
         << (kcs ? formatFixed(kcs->total.medianMs, 3) : "-") << " ms\n";
+    // The pruned variant (issue 15) against best of the same run: its ratio, the target, the
+    // share of the coordinates it read, and its check (the reference, and best bit for bit).
+    const double pr =
+        kcp && kcb && kcb->total.medianMs > 0 ? kcp->total.medianMs / kcb->total.medianMs : 0.0;
+    out << "  pruned " << (kcp ? formatFixed(kcp->total.medianMs, 3) : "-")
+        << " ms = " << (pr > 0 ? formatFixed(pr, 3) : "-")
+        << " x best; target <= 0.30 x best: " << verdict(pr > 0 && pr <= 0.30)
+        << "; coordinates read: " << (kcp ? formatFixed(100.0 * shareRead(*kcp, n), 1) : "-")
+        << " % of N x K; " << (kcp ? verifiedText(*kcp) : "not run") << "\n";
+    for (const auto& v : kc.variants)
+      if (!v.ok) out << "  " << v.variant << " not run: " << v.error << "\n";
     file.runs.push_back(std::move(kc));
+
+    // The same two on data where pruning helps little: one broad cloud of the same N and D. At
+    // the verified sizes only: another unverified 1e7 x 200 set would double the bench's time.
+    if (verify) {
+      RunRequest cloud =
+          clusteringRequest(kKCenters, n, {"best", "pruned"}, reps, 1, verify, backend);
+      cloud.section<ClusteringProblem>().shape = DatasetShape::Blobs;
+      cloud.section<ClusteringProblem>().noiseFraction = kBroadCloudNoise;
+      RunResult bc = runExperiment(cloud, o.hooks);
+      ok = ok && bc.ok;
+      const VariantResult* bb = find(bc, "best");
+      const VariantResult* bp = find(bc, "pruned");
+      const double ratio =
+          bb && bp && bb->total.medianMs > 0 ? bp->total.medianMs / bb->total.medianMs : 0.0;
+      out << "k-centers N=" << n << " K=100 D=200 on one broad cloud (blobs, all but K points "
+          << "uniform noise; verified): best " << (bb ? formatFixed(bb->total.medianMs, 3) : "-")
+          << " ms, pruned " << (bp ? formatFixed(bp->total.medianMs, 3) : "-")
+          << " ms: pruned helps little here: " << ofBest(ratio)
+          << "; coordinates read: " << (bp ? formatFixed(100.0 * shareRead(*bp, n), 1) : "-")
+          << " % of N x K; " << (bp ? verifiedText(*bp) : "not run") << "\n";
+      for (const auto& v : bc.variants)
+        if (!v.ok) out << "  " << v.variant << " not run: " << v.error << "\n";
+      file.runs.push_back(std::move(bc));
+    }
 
     // k-means: per full iteration (assign + update + score), best against the cuBLAS peers
     // (fp32 SGEMM: the target's peer; TF32: shown beside it). An explicit iteration count; times

@@ -83,6 +83,11 @@ MemoryNeed estimateMemory(const BudgetInput& in) {
   // Every variant's result keeps its labels and centers; one variant's downloads in flight.
   const double variants = double(std::max<size_t>(1, in.variants.size()));
   need.host.push_back({"results", variants * (4.0 * n + centres) + 4.0 * n});
+  // The pruned k-centers variant and its unpruned twin keep their labels and distances for the
+  // bit-for-bit comparison (clustering_family.cpp).
+  const bool pruned = std::any_of(in.variants.begin(), in.variants.end(),
+                                  [](const VariantInfo& v) { return v.engine == Engine::Pruned; });
+  if (pruned && !kmeans) need.host.push_back({"pruned k-centers comparison", 2.0 * (8.0 * n)});
 
   // ---- per variant (one at a time): the arranged copy and the backend's buffers
   std::vector<MemoryPart> hostPeak, devicePeak;
@@ -101,6 +106,8 @@ MemoryNeed estimateMemory(const BudgetInput& in) {
     std::vector<MemoryPart> host{{"layout copy", points}};
     if (!in.useCuda) {
       host.push_back({"backend buffers", perPoint + small + scratch});
+      // The host run's chosen centers in double (for the center-to-center distances).
+      if (v.engine == Engine::Pruned) host.push_back({"pruned k-centers centers", 8.0 * k * d});
       hostPeak = larger(hostPeak, host);
       continue;
     }
@@ -123,6 +130,10 @@ MemoryNeed estimateMemory(const BudgetInput& in) {
                      engineState + 20.0 * n + (k > 128 ? 4.0 * n * k : 0.0)});
     if (v.engine == Engine::Best && !kmeans)
       dev.push_back({"best k-centers state", 8.0 * n + 8.0 * k + 8.0 * grid});
+    // best's state, plus the chosen centers' rows, their distances and the visited counts.
+    if (v.engine == Engine::Pruned)
+      dev.push_back(
+          {"pruned k-centers state", 8.0 * n + 8.0 * k + 8.0 * grid + centres + 12.0 * k});
     if (v.engine == Engine::Cublas || v.engine == Engine::CublasTf32)
       dev.push_back({"cuBLAS distance matrix and engine state", 4.0 * n * k + engineState});
     devicePeak = larger(devicePeak, dev);

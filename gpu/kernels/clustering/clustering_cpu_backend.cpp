@@ -11,8 +11,9 @@
 #include <type_traits>
 
 #include "clustering_backend.h"
-#include "kernellab/ceilings.h"
+#include "kcenters_pruned_cpu.h"
 #include "kernellab/block_executor.h"
+#include "kernellab/ceilings.h"
 #include "kernellab/clustering_phases.h"
 #include "kernellab/host_block.h"
 
@@ -191,8 +192,11 @@ class CpuBackend final : public Backend {
     t0 = std::chrono::steady_clock::now();
     const int64_t n = points_.n;
     gridN_ = static_cast<int>((n + tpb_ - 1) / tpb_);
-    labels_.assign(static_cast<size_t>(n), -1);
-    dist_.assign(family == clustering::kKCenters ? static_cast<size_t>(n) : 0, kNaN);
+    // The pruned engine's host run makes its own labels and distances (moved in here after it):
+    // allocating them now as well would hold them twice.
+    const bool pruned = v.engine == Engine::Pruned;
+    labels_.assign(pruned ? 0 : static_cast<size_t>(n), -1);
+    dist_.assign(family == clustering::kKCenters && !pruned ? static_cast<size_t>(n) : 0, kNaN);
     centerIndex_.assign(static_cast<size_t>(k_), -1);
     radius_.assign(static_cast<size_t>(k_), kNaN);
     candValue_.assign(static_cast<size_t>(gridN_), kNaN);
@@ -210,7 +214,26 @@ class CpuBackend final : public Backend {
   }
 
   std::vector<std::optional<ResourceUsage>> resources() override {
-    return std::vector<std::optional<ResourceUsage>>(kernelNames(family_).size());
+    return std::vector<std::optional<ResourceUsage>>(kernelNames(family_, variant_).size());
+  }
+
+  // The pruned k-centers engine (issue 15) on the host, over the dimension-major points as the
+  // CUDA engine reads them; its labels and distances stay for the downloads. The seed variants
+  // and the CUDA-only engines have no such run here.
+  std::optional<KCentersRun> kcentersRunAll(int64_t first, int k,
+                                            const std::atomic<bool>* cancel) override {
+    if (variant_.engine != Engine::Pruned || !coalesced_) return std::nullopt;
+    const auto t0 = std::chrono::steady_clock::now();
+    KCentersPrunedRun run = kcentersPrunedHost(coalesced_->values().data(), coalesced_->n(),
+                                               coalesced_->d(), k, first, cancel);
+    KCentersRun out;
+    out.ms = msSince(t0);
+    out.centers = std::move(run.centers);
+    out.radii = std::move(run.radii);
+    out.visited = std::move(run.visited);
+    labels_ = std::move(run.labels);
+    dist_ = std::move(run.dist);
+    return out;
   }
 
   void kcentersBegin(int64_t first) override {

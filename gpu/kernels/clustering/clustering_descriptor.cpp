@@ -357,10 +357,16 @@ void checkStored(const RunResult& run, const std::string& at) {
       }
     }
     const int64_t lastPoint = points >= 0 ? points - 1 : kMaxIndexed;
-    for (size_t i = 0; i < v.iterations.size(); ++i)
-      checkWithin(v.iterations[i].chosenPoint, -1, lastPoint,
-                  var + ".iterations[" + std::to_string(i) + "].chosen_point",
+    // A center's visited points (pruned k-centers) are at most N: the request's, or the stored
+    // labels' count for a points file.
+    const int64_t mostVisited = known >= 0 ? known : kMaxIndexed;
+    for (size_t i = 0; i < v.iterations.size(); ++i) {
+      const std::string it = var + ".iterations[" + std::to_string(i) + "]";
+      checkWithin(v.iterations[i].chosenPoint, -1, lastPoint, it + ".chosen_point",
                   "-1 or a point index");
+      checkWithin(v.iterations[i].visited, -1, mostVisited, it + ".visited",
+                  "-1 or a count of points, at most N");
+    }
   }
 }
 
@@ -370,7 +376,7 @@ std::vector<VariantDescription> variants(Family family) {
   std::vector<VariantDescription> out;
   for (const auto& v : clustering::variants(family)) {
     VariantDescription d{v.id, v.title, v.explanation};
-    d.cudaOnly = v.engine != clustering::Engine::Seed;
+    d.cudaOnly = !clustering::runsOnCpu(v.engine);
     d.recordsSchedule = v.engine == clustering::Engine::Seed;
     out.push_back(d);
   }

@@ -147,10 +147,16 @@ double kernelBytes(Family f, size_t kernel, int64_t n, int d, int k, int grid) {
   }
 }
 
-// The engines' kernels (issue 7), in kernelNames(family, variant) order.
-double engineKernelBytes(Family f, Engine e, size_t kernel, int64_t n, int d, int k) {
+// The engines' kernels (issue 7), in kernelNames(family, variant) order. `visited`: the pruned
+// k-centers launch's mean points whose coordinates were read (the others read all N).
+double engineKernelBytes(Family f, Engine e, size_t kernel, int64_t n, int d, int k,
+                         double visited) {
   const double points = 4.0 * double(n) * d, perPoint = 4.0 * double(n),
                centres = 4.0 * double(k) * d;
+  // Pruned: every point's label and distance read for the test (8 bytes), the visited points'
+  // coordinates, and at most their distance and label written.
+  if (f == clustering::kKCenters && e == Engine::Pruned)
+    return 2.0 * perPoint + visited * (4.0 * d + 8.0);
   if (f == clustering::kKCenters)
     return points + 3.0 * perPoint;                           // points, distance in/out, labels
   const double g = 4.0 * double(n) * k;                       // the N x K product
@@ -181,8 +187,11 @@ double engineKernelBytes(Family f, Engine e, size_t kernel, int64_t n, int d, in
 }
 
 // Floating-point operations of the distance work: 2 N K D for a full point-center product
-// (k-means), 3 N D per center for k-centers (difference, multiply, add).
-double engineKernelFlops(Family f, Engine e, size_t kernel, int64_t n, int d, int k) {
+// (k-means), 3 N D per center for k-centers (difference, multiply, add), pruned: of the visited
+// points only.
+double engineKernelFlops(Family f, Engine e, size_t kernel, int64_t n, int d, int k,
+                         double visited) {
+  if (f == clustering::kKCenters && e == Engine::Pruned) return 3.0 * visited * d;
   if (f == clustering::kKCenters) return 3.0 * double(n) * d;
   (void)e;
   return kernel == 0 ? 2.0 * double(n) * k * d : 0.0;  // the product; the rest is bytes
@@ -315,6 +324,37 @@ void validateClustering(const RunRequest& r, const BackendDecision& d) {
 
 namespace {
 
+// The unpruned computation with the pruned engine's arithmetic in this run, or "" (issue 15): on
+// CUDA the best engine (the same fused FMA sum); on the CPU any seed variant (float
+// s += diff * diff, dimension 0 first, whatever the layout and scratch switches),
+// shared-coalesced first.
+std::string prunedTwin(const std::vector<VariantInfo>& list, bool cuda) {
+  auto has = [&](const std::string& id) {
+    return std::any_of(list.begin(), list.end(), [&](const VariantInfo& v) { return v.id == id; });
+  };
+  if (!has("pruned")) return {};
+  if (cuda) return has("best") ? "best" : "";
+  if (has("shared-coalesced")) return "shared-coalesced";
+  for (const VariantInfo& v : list)
+    if (v.engine == Engine::Seed) return v.id;
+  return {};
+}
+
+// Puts the bit-for-bit comparison with the twin into the pruned variant's verification (the
+// reference's check stays): a difference fails it.
+void checkPrunedAgainstTwin(VariantResult& pruned, const KCentersOutputs& p,
+                            const KCentersOutputs& t) {
+  const Verification bits = comparePrunedKCenters(p, t);
+  Verification& ver = pruned.verification;
+  if (bits.passed) {
+    ver.note += (ver.note.empty() ? "" : "; ") + bits.note;
+    return;
+  }
+  ver.passed = false;
+  ver.mismatches += bits.mismatches;
+  ver.note = bits.note + (ver.note.empty() ? "" : "; " + ver.note);
+}
+
 struct RunContext {
   const RunRequest& r;
   const BackendDecision& d;
@@ -352,8 +392,10 @@ struct Repetition {
 // the timings together.
 class VariantRun {
  public:
-  VariantRun(const RunContext& ctx, const VariantInfo& v)
-      : ctx_(ctx),
+  // `keep`: where to put the k-centers outputs for the pruned variant's bit-for-bit check.
+  VariantRun(const RunContext& ctx, const VariantInfo& v, KCentersOutputs* keep = nullptr)
+      : keep_(keep),
+        ctx_(ctx),
         v_(v),
         r_(ctx.r),
         p_(ctx.r.section<ClusteringProblem>()),
@@ -393,6 +435,9 @@ class VariantRun {
       download();
       if (r_.recordSchedule) recordSchedule();
       finishOutput();
+      // What the kernels produced, before the fault-injection hook below changes a label.
+      if (keep_ && family_ == kKCenters && r_.verify)
+        *keep_ = {v_.id, out_.centerIndices, radii_, distances_, out_.labels};
       // The testing hook that proves verification catches a wrong result (fault_injection.h).
       if (faultInjectedFor(v_.id) && !out_.labels.empty()) {
         int32_t& l = out_.labels[out_.labels.size() / 2];
@@ -485,18 +530,24 @@ class VariantRun {
 
   // The best k-centers engine runs all K centers on the GPU without a round trip: one time for
   // the whole run; the centers and radii are read back afterwards.
+  // The pruned engine (issue 15) does the same on both backends and counts, per center, the
+  // points whose coordinates it read (IterationRecord::visited).
   void kcentersAtOnce(Repetition& rep) {
-    const std::optional<KCentersRun> all = backend_.kcentersRunAll(ctx_.first, k_);
+    const std::optional<KCentersRun> all =
+        backend_.kcentersRunAll(ctx_.first, k_, ctx_.hooks.cancel);
+    ctx_.hooks.throwIfCancelled();  // a host run stops between centers, its result incomplete
     if (!all) throw std::logic_error("clustering backend has no k-centers engine");
     radii_ = all->radii;
     rep.kernelMs[0] = all->ms;
     rep.launches[0] = k_;
     if (rep.timed) launchMs_[0].push_back(all->ms / k_);
+    const bool counted = all->visited.size() == static_cast<size_t>(k_);
     for (int j = 0; j < k_; ++j) {
       IterationRecord rec;
       rec.iteration = j + 1;
       rec.score = radii_[static_cast<size_t>(j)];
       rec.chosenPoint = static_cast<int>(all->centers[static_cast<size_t>(j)]);
+      if (counted) rec.visited = all->visited[static_cast<size_t>(j)];
       rep.records.push_back(rec);
     }
     out_.centerIndices = all->centers;
@@ -684,15 +735,23 @@ class VariantRun {
     if (engineNames.size() != kernels_) engineNames.clear();
     if (engine_) vr_.strategy = backend_.engineStrategy();
     const int gridN = gridFor(s_.n, tpb_);
+    // The pruned engine's work per launch: the mean of its counted centers (the median
+    // repetition's records; every repetition reads the same points).
+    double visited = double(s_.n);
+    if (v_.engine == Engine::Pruned && !records_.empty()) {
+      double sum = 0;
+      for (const IterationRecord& rec : records_) sum += double(std::max<int64_t>(0, rec.visited));
+      visited = sum / double(records_.size());
+    }
     for (size_t q = 0; q < kernels_; ++q) {
       KernelResult kr;
       kr.name = q < engineNames.size() ? engineNames[q] : names_[q];
       kr.timing = summarize(launchMs_[q], clock);
       kr.totalMs = summarize(repKernelMs_[q], clock).medianMs;
       kr.launches = launches_[q];
-      kr.bytes = engine_ ? engineKernelBytes(family_, v_.engine, q, s_.n, s_.d, k_)
+      kr.bytes = engine_ ? engineKernelBytes(family_, v_.engine, q, s_.n, s_.d, k_, visited)
                          : kernelBytes(family_, q, s_.n, s_.d, k_, gridN);
-      kr.flops = engine_ ? engineKernelFlops(family_, v_.engine, q, s_.n, s_.d, k_) : 0.0;
+      kr.flops = engine_ ? engineKernelFlops(family_, v_.engine, q, s_.n, s_.d, k_, visited) : 0.0;
       kr.gbps = gigabytesPerSecond(kr.bytes, kr.timing.medianMs);
       if (q < resources_.size()) kr.resources = resources_[q];
       kr.gridX = q < grids.size() ? grids[q] : 0;
@@ -714,6 +773,7 @@ class VariantRun {
     vr_.iterations = std::move(records_);
   }
 
+  KCentersOutputs* keep_;
   const RunContext& ctx_;
   const VariantInfo& v_;
   const RunRequest& r_;
@@ -790,16 +850,28 @@ RunResult runClustering(const RunRequest& r, const BackendDecision& d, const Run
   if (r.measureCeilings)
     res.ceilings.push_back(backend->copyCeiling(r.warmup, r.repetitions, hooks.within(0.04, 0.05, "measuring the copy ceiling")));
 
+  // The pruned k-centers variant beside its unpruned twin: both outputs kept for the comparison.
+  const std::string twin = r.family == clustering::kKCenters ? prunedTwin(list, d.useCuda) : "";
+  KCentersOutputs prunedBits, twinBits;
   for (size_t i = 0; i < list.size(); ++i) {
     const RunHooks part = hooks.within(0.05 + 0.95 * double(i) / double(list.size()),
                                        0.05 + 0.95 * double(i + 1) / double(list.size()), "running " + list[i].id);
     const RunContext ctx{r, d, part, s, *backend, init.get(), first};
-    VariantResult vr = VariantRun(ctx, list[i]).run();
-    if (!vr.ok || (vr.verification.performed && !vr.verification.passed)) res.ok = false;
+    KCentersOutputs* keep = twin.empty()             ? nullptr
+                            : list[i].id == "pruned" ? &prunedBits
+                            : list[i].id == twin     ? &twinBits
+                                                     : nullptr;
+    VariantResult vr = VariantRun(ctx, list[i], keep).run();
     if (!res.ceilings.empty() && res.ceilings.front().gbps > 0)
       vr.fractionOfMemcpy = vr.gbps / res.ceilings.front().gbps;
     res.variants.push_back(std::move(vr));
   }
+  if (!prunedBits.variant.empty() && !twinBits.variant.empty())
+    for (VariantResult& v : res.variants)
+      if (v.variant == "pruned" && v.ok && v.verification.performed)
+        checkPrunedAgainstTwin(v, prunedBits, twinBits);
+  for (const VariantResult& v : res.variants)
+    if (!v.ok || (v.verification.performed && !v.verification.passed)) res.ok = false;
   hooks.report("done", 1.0);
   return res;
 }

@@ -46,6 +46,19 @@ VariantInfo bestVariant(Family f) {
           Engine::Best};
 }
 
+// k-centers only (issue 15): the best engine's pass, skipping the points whose center the new one
+// provably cannot take (clustering_pruning.h). Dimension-major like best; on the CPU backend too.
+VariantInfo prunedVariant() {
+  return {"pruned",
+          ScratchMemory::Shared,
+          DataLayout::Coalesced,
+          "Pruned (triangle inequality)",
+          "The fused pass per center, reading a point's coordinates only when the triangle "
+          "inequality cannot rule the new center out (8 bytes per skipped point instead of 4 D); "
+          "the same centers and distances as the unpruned pass.",
+          Engine::Pruned};
+}
+
 VariantInfo cublasVariant(bool tf32) {
   return {tf32 ? "cublas-tf32" : "cublas",
           ScratchMemory::Shared,
@@ -71,6 +84,7 @@ const std::vector<VariantInfo>& variants(Family family) {
   static const std::vector<VariantInfo> kcenters = [] {
     auto t = variants();
     t.push_back(bestVariant(clustering::kKCenters));
+    t.push_back(prunedVariant());
     return t;
   }();
   return family == clustering::kKCenters ? kcenters : kmeans;
@@ -78,8 +92,9 @@ const std::vector<VariantInfo>& variants(Family family) {
 
 std::optional<VariantInfo> variantFromString(const std::string& id) {
   const std::string lower = toLower(id);
-  for (const auto& v : variants(clustering::kKMeans))
-    if (v.id == lower) return v;
+  for (Family f : {clustering::kKMeans, clustering::kKCenters})
+    for (const auto& v : variants(f))
+      if (v.id == lower) return v;
   return std::nullopt;
 }
 
@@ -94,7 +109,7 @@ std::vector<VariantInfo> parseVariants(const std::vector<std::string>& ids, Fami
   for (const auto& id : ids) {
     if (toLower(id) == "all") {
       for (const auto& v : table)
-        if (cuda || v.engine == Engine::Seed) addUnique(v);
+        if (cuda || runsOnCpu(v.engine)) addUnique(v);
       continue;
     }
     const std::string lower = toLower(id);
@@ -105,19 +120,20 @@ std::vector<VariantInfo> parseVariants(const std::vector<std::string>& ids, Fami
       throw InputError("--variant " + id + ": unknown " + toString(family) + " variant (known: " +
                        known + ", all; or --memory shared|global --layout coalesced|interleaved)");
     }
-    if (!cuda && it->engine != Engine::Seed)
+    if (!cuda && !runsOnCpu(it->engine))
       throw InputError("--variant " + id + " runs only on the CUDA backend" +
                        (whyNoCuda.empty() ? std::string() : " (" + whyNoCuda + ")"));
     addUnique(*it);
   }
   if (out.empty())
     for (const auto& v : table)
-      if (cuda || v.engine == Engine::Seed) out.push_back(v);
+      if (cuda || runsOnCpu(v.engine)) out.push_back(v);
   return out;
 }
 
 const std::vector<std::string>& kernelNames(Family family, const VariantInfo& v) {
   static const std::vector<std::string> kcentersBest = {"kcentersFusedKernel"};
+  static const std::vector<std::string> kcentersPruned = {"kcentersPrunedKernel"};
   // In each engine's kernelNames() order (gpu/kernels/clustering_best).
   // (The best k-means engine names its own first kernel where it takes the cuBLAS path:
   // Backend::engineKernelNames.)
@@ -129,6 +145,7 @@ const std::vector<std::string>& kernelNames(Family family, const VariantInfo& v)
   static const std::vector<std::string> kmeansCublasTf32 = {
       "cublasGemmEx TF32", "argminKernel", "updateSumsKernel", "finalizeFromSumsKernel"};
   if (v.engine == Engine::Best) return family == clustering::kKCenters ? kcentersBest : kmeansBest;
+  if (v.engine == Engine::Pruned) return kcentersPruned;
   if (v.engine == Engine::Cublas) return kmeansCublas;
   if (v.engine == Engine::CublasTf32) return kmeansCublasTf32;
   return kernelNames(family);

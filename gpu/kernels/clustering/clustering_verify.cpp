@@ -4,6 +4,7 @@
 // either way, counted in the note.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "kernellab/clustering.h"
@@ -66,6 +67,49 @@ double scoreTolerance(int64_t n, int d) {
   const double perDistance = m * kUnitRoundoff / std::max(1e-3, 1.0 - m * kUnitRoundoff);
   const double overPoints = double(n) * std::ldexp(1.0, -53);
   return std::max(kInertiaTolerance, perDistance + overPoints);
+}
+
+namespace {
+bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+}  // namespace
+
+Verification comparePrunedKCenters(const KCentersOutputs& p, const KCentersOutputs& t) {
+  Verification v;
+  v.performed = true;
+  v.reference = t.variant + " (the unpruned computation), bit for bit";
+  v.compared = p.labels.size();
+  Problems problems;
+  if (p.centers.size() != t.centers.size() || p.radii.size() != t.radii.size() ||
+      p.distances.size() != t.distances.size() || p.labels.size() != t.labels.size()) {
+    problems.add("the outputs' sizes differ (" + std::to_string(p.centers.size()) +
+                 " centers and " + std::to_string(p.distances.size()) + " points, " + t.variant +
+                 ": " + std::to_string(t.centers.size()) + " and " +
+                 std::to_string(t.distances.size()) + ")");
+  } else {
+    for (size_t j = 0; j < p.centers.size(); ++j)
+      if (p.centers[j] != t.centers[j])
+        problems.add("center " + std::to_string(j + 1) + " is point " +
+                     std::to_string(p.centers[j]) + ", " + t.variant + " chose " +
+                     std::to_string(t.centers[j]));
+    for (size_t j = 0; j < p.radii.size(); ++j)
+      if (!sameBits(p.radii[j], t.radii[j]))
+        problems.add("the radius after center " + std::to_string(j + 1) + " is " + num(p.radii[j]) +
+                     ", " + t.variant + "'s " + num(t.radii[j]));
+    for (size_t i = 0; i < p.distances.size(); ++i)
+      if (!sameBits(p.distances[i], t.distances[i]) || p.labels[i] != t.labels[i])
+        problems.add("point " + std::to_string(i) + " has label " + std::to_string(p.labels[i]) +
+                     " at squared distance " + num(p.distances[i]) + ", " + t.variant + "'s " +
+                     std::to_string(t.labels[i]) + " at " + num(t.distances[i]));
+  }
+  v.mismatches = problems.count;
+  v.passed = problems.count == 0;
+  v.note = v.passed ? "the same centers, radii, labels and distances as " + t.variant +
+                          " bit for bit (the unpruned computation)"
+                    : std::to_string(problems.count) + " difference(s) from " + t.variant +
+                          " (the unpruned computation, which the pruned run must equal bit for "
+                          "bit); first: " +
+                          problems.first;
+  return v;
 }
 
 Verification verifyKCenters(const PointSet& s, const KCentersReference& reference,

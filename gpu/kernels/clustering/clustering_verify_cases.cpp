@@ -32,6 +32,25 @@ std::vector<VerifyCase> verifyCases(Family only, bool quick) {
   std::vector<int> tpbs =
       quick ? std::vector<int>{64, 96, 1000} : std::vector<int>{64, 96, 128, 256, 512, 1000, 1024};
   std::vector<VerifyCase> out;
+  // Pruned k-centers (issue 15): every k-centers case above runs it ("all"), and the runner
+  // requires its centers, radii, labels and distances to be its unpruned twin's bit for bit
+  // (best on CUDA, the seed variants on the CPU). These sizes add data where the pruning test
+  // actually skips points: the seed's clusters with one center each (most points skipped from
+  // the second center on), one broad cloud (blobs, all but K points uniform noise: hardly any),
+  // and D = 1500, where the test's margin grows with D (kcentersSkipMargin).
+  struct PrunedSize {
+    int64_t n;
+    int k, d;
+    const char* shape;
+    double noise;
+  };
+  std::vector<PrunedSize> pruned = {{20000, 32, 8, "seed", 0.0}};
+  if (!quick) {
+    pruned.push_back({100003, 64, 20, "seed", 0.0});
+    pruned.push_back({20011, 24, 16, "blobs", 0.99999});
+    pruned.push_back({30011, 16, 40, "blobs", 0.05});
+    pruned.push_back({4001, 12, 1500, "seed", 0.0});
+  }
   for (Family f : {kKCenters, kKMeans}) {
     if (f != only) continue;
     for (const auto& s : sizes) {
@@ -62,6 +81,29 @@ std::vector<VerifyCase> verifyCases(Family only, bool quick) {
                   " tpb " + std::to_string(tpb);
         out.push_back(std::move(c));
       }
+    }
+    if (f != kKCenters) continue;
+    for (const auto& s : pruned) {
+      VerifyCase c;
+      RunRequest& r = c.request;
+      r.family = f;
+      r.variants = {"all"};  // pruned beside its twin, whichever backend runs the case
+      ClusteringProblem& p = r.section<ClusteringProblem>();
+      p.n = s.n;
+      p.k = s.k;
+      p.d = s.d;
+      p.shape = *shapeFromString(s.shape);
+      p.noiseFraction = s.noise;
+      p.init = InitMethod::First;
+      p.keepLabels = false;
+      r.launch.threadsPerBlock = 256;  // the engines' own; the seed variants' at one size
+      r.warmup = 0;
+      r.repetitions = 1;
+      r.measureCeilings = false;
+      c.label = std::string("kcenters pruned vs unpruned N=") + std::to_string(s.n) +
+                " K=" + std::to_string(s.k) + " D=" + std::to_string(s.d) + " " + s.shape +
+                (s.noise > 0.5 ? " (one broad cloud)" : "") + " tpb 256";
+      out.push_back(std::move(c));
     }
   }
   return out;

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+// Pruned k-centers (issue 15) on the CPU backend: the same centers, labels, radii and distances
+// as the seed variants' run, bit for bit, on data where pruning skips most points (the seed's
+// generator) and where it skips hardly any (one broad cloud); sane visited counts; the
+// bit-for-bit comparison itself fails on a difference; Cancel stops the host run.
+#include <QtTest>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+
+#include "kernellab/clustering.h"
+#include "kernellab/errors.h"
+#include "kernellab/experiment.h"
+
+using namespace kernellab;
+
+namespace {
+
+RunRequest pairRequest(int64_t n, int k, int d, DatasetShape shape, double noise) {
+  RunRequest r;
+  r.family = clustering::kKCenters;
+  r.variants = {"shared-coalesced", "pruned"};
+  ClusteringProblem& p = r.section<ClusteringProblem>();
+  p.n = n;
+  p.k = k;
+  p.d = d;
+  p.shape = shape;
+  p.noiseFraction = noise;
+  p.init = InitMethod::First;
+  p.keepLabels = true;
+  r.launch.threadsPerBlock = 128;
+  r.backend = BackendChoice::Cpu;
+  r.warmup = 0;
+  r.repetitions = 1;
+  r.measureCeilings = false;
+  return r;
+}
+
+bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+clustering::KCentersOutputs outputs(const char* name) {
+  clustering::KCentersOutputs o;
+  o.variant = name;
+  o.centers = {0, 7, 3};
+  o.radii = {9.0f, 4.0f, 1.0f};
+  o.distances = {0.0f, 1.0f, 0.5f, 0.0f, 0.25f, 1.0f, 0.75f, 0.0f};
+  o.labels = {0, 1, 2, 2, 0, 1, 2, 1};
+  return o;
+}
+
+}  // namespace
+
+class TstKCentersPruned : public QObject {
+  Q_OBJECT
+ private slots:
+  void prunedEqualsTheSeedRunBitForBit_data() {
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("k");
+    QTest::addColumn<int>("d");
+    QTest::addColumn<int>("shape");
+    QTest::addColumn<double>("noise");
+    QTest::addColumn<bool>("prunes");  // whether most points should be skipped
+    // The seed's generator: K separated clusters, one center each after K centers.
+    QTest::newRow("seed generator")
+        << 20000 << 24 << 12 << int(DatasetShape::SeedGenerator) << 0.0 << true;
+    // One broad cloud: blobs whose points are all uniform noise but K, where every point is
+    // about equally far from every center and the triangle inequality rules out little.
+    QTest::newRow("one broad cloud")
+        << 12000 << 16 << 24 << int(DatasetShape::Blobs) << 0.99999 << false;
+    // N a multiple of neither the tile nor the chunks, D = 1: ties in plenty.
+    QTest::newRow("ties, D = 1") << 1001 << 40 << 1 << int(DatasetShape::SeedGenerator) << 0.0
+                                 << true;
+  }
+  void prunedEqualsTheSeedRunBitForBit() {
+    QFETCH(int, n);
+    QFETCH(int, k);
+    QFETCH(int, d);
+    QFETCH(int, shape);
+    QFETCH(double, noise);
+    QFETCH(bool, prunes);
+    const RunResult res =
+        runExperiment(pairRequest(n, k, d, static_cast<DatasetShape>(shape), noise));
+    QVERIFY2(res.ok, res.message.c_str());
+    QCOMPARE(res.backend, std::string("cpu"));
+    QCOMPARE(res.variants.size(), size_t(2));
+    const VariantResult& seed = res.variants[0];
+    const VariantResult& pruned = res.variants[1];
+    QCOMPARE(pruned.variant, std::string("pruned"));
+    QVERIFY2(seed.verification.passed, seed.verification.note.c_str());
+    QVERIFY2(pruned.verification.passed, pruned.verification.note.c_str());
+    // The runner compared the two in full (distances included) and says so.
+    QVERIFY2(pruned.verification.note.find("as shared-coalesced bit for bit") != std::string::npos,
+             pruned.verification.note.c_str());
+    const ClusteringOutput& a = *seed.detail<ClusteringOutput>();
+    const ClusteringOutput& b = *pruned.detail<ClusteringOutput>();
+    QCOMPARE(b.centerIndices, a.centerIndices);
+    QCOMPARE(b.labels, a.labels);
+    QCOMPARE(b.clusterSizes, a.clusterSizes);
+    QVERIFY(sameBits(b.inertia, a.inertia));  // the same floats summed in the same order
+    QCOMPARE(pruned.iterations.size(), seed.iterations.size());
+    for (size_t j = 0; j < seed.iterations.size(); ++j) {
+      QVERIFY(sameBits(pruned.iterations[j].score, seed.iterations[j].score));  // the radii
+      QCOMPARE(pruned.iterations[j].chosenPoint, seed.iterations[j].chosenPoint);
+      QCOMPARE(seed.iterations[j].visited, int64_t(-1));  // the seed reads every point: uncounted
+    }
+    // Visited counts: every point for center 1 (nothing to rule out yet), at most N after.
+    QCOMPARE(pruned.iterations.front().visited, int64_t(n));
+    double sum = 0;
+    for (const IterationRecord& it : pruned.iterations) {
+      QVERIFY(it.visited >= 0 && it.visited <= n);
+      sum += double(it.visited);
+    }
+    const double share = sum / (double(n) * k);
+    qInfo("coordinates read: %.1f %% of N x K", 100.0 * share);
+    if (prunes) {
+      for (size_t j = 1; j < pruned.iterations.size(); ++j)
+        QVERIFY2(pruned.iterations[j].visited < n, qPrintable(QString::number(j)));
+      QVERIFY(share < 0.75);  // about (K + 1) / 2K: a center in each new cluster
+    } else {
+      QVERIFY(share > 0.9);  // the lever does not work here, and the chart shows it
+    }
+    // Its kernel's bytes count what it read: less than the unpruned pass's N * D * 4 per center.
+    QCOMPARE(pruned.kernels.size(), size_t(1));
+    QCOMPARE(pruned.kernels[0].name, std::string("kcentersPrunedKernel"));
+    QCOMPARE(pruned.kernels[0].launches, k);
+  }
+
+  // The CPU backend runs the pruned engine ("all" includes it); the other engines stay GPU-only.
+  void prunedRunsOnBothBackends() {
+    const auto list = clustering::parseVariants({"all"}, clustering::kKCenters, false);
+    QCOMPARE(list.size(), size_t(5));
+    QCOMPARE(list.back().id, std::string("pruned"));
+    QCOMPARE(list.back().layout, DataLayout::Coalesced);
+    QCOMPARE(clustering::kernelNames(clustering::kKCenters, list.back()).front(),
+             std::string("kcentersPrunedKernel"));
+    for (const auto& v : describeVariants(clustering::kKCenters))
+      QCOMPARE(v.cudaOnly, v.id == "best");
+    // k-centers only.
+    QVERIFY_THROWS_EXCEPTION(InputError,
+                             clustering::parseVariants({"pruned"}, clustering::kKMeans, true));
+  }
+
+  void aDifferenceFailsTheComparison() {
+    const clustering::KCentersOutputs twin = outputs("best");
+    clustering::KCentersOutputs same = outputs("pruned");
+    Verification v = clustering::comparePrunedKCenters(same, twin);
+    QVERIFY2(v.passed, v.note.c_str());
+    QCOMPARE(v.compared, uint64_t(8));
+    // One ulp in one distance is a failure, named by point.
+    clustering::KCentersOutputs ulp = same;
+    ulp.distances[6] = std::nextafter(ulp.distances[6], 1.0f);
+    v = clustering::comparePrunedKCenters(ulp, twin);
+    QVERIFY(!v.passed);
+    QCOMPARE(v.mismatches, uint64_t(1));
+    QVERIFY2(v.note.find("first: point 6") != std::string::npos, v.note.c_str());
+    // -0 and +0 are different bits: the pruned run must be the same computation, not equal values.
+    clustering::KCentersOutputs zero = same;
+    zero.distances[0] = -0.0f;
+    QVERIFY(!clustering::comparePrunedKCenters(zero, twin).passed);
+    // A different center sequence or label.
+    clustering::KCentersOutputs center = same;
+    center.centers[2] = 4;
+    v = clustering::comparePrunedKCenters(center, twin);
+    QVERIFY(!v.passed);
+    QVERIFY2(v.note.find("center 3 is point 4, best chose 3") != std::string::npos, v.note.c_str());
+    clustering::KCentersOutputs label = same;
+    label.labels[4] = 1;
+    QVERIFY(!clustering::comparePrunedKCenters(label, twin).passed);
+    label.labels.pop_back();
+    QVERIFY(!clustering::comparePrunedKCenters(label, twin).passed);  // sizes differ
+  }
+
+  // Cancel during the host run: it stops between centers and the run throws Cancelled.
+  void cancelStopsTheHostRun() {
+    RunRequest r = pairRequest(200000, 64, 16, DatasetShape::SeedGenerator, 0.0);
+    r.variants = {"pruned"};
+    std::atomic<bool> cancel{false};
+    RunHooks hooks;
+    hooks.cancel = &cancel;
+    hooks.progress = [&](const std::string& stage, double) {
+      if (stage.find("running pruned: repetition 1") != std::string::npos) cancel = true;
+    };
+    QVERIFY_THROWS_EXCEPTION(Cancelled, runExperiment(r, hooks));
+  }
+};
+
+QTEST_GUILESS_MAIN(TstKCentersPruned)
+#include "tst_kcenters_pruned.moc"
