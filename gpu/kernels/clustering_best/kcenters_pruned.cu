@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "best_engines.h"
+#include "farthest.cuh"
 #include "cuda/cuda_check.h"
 #include "cuda/kernel_resources.h"
 #include "kernellab/clustering_pruning.h"
@@ -34,36 +35,6 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
-
-__device__ __forceinline__ bool farther(float va, int ia, float vb, int ib) {
-  return va > vb || (va == vb && ia < ib);
-}
-
-__device__ __forceinline__ void warpFarthest(float& v, int& i) {
-  for (int o = 16; o > 0; o >>= 1) {
-    const float ov = __shfl_xor_sync(0xffffffffu, v, o);
-    const int oi = __shfl_xor_sync(0xffffffffu, i, o);
-    if (farther(ov, oi, v, i)) {
-      v = ov;
-      i = oi;
-    }
-  }
-}
-
-__device__ __forceinline__ void blockFarthest(float& v, int& i, float* wv, int* wi) {
-  warpFarthest(v, i);
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  if (lane == 0) {
-    wv[warp] = v;
-    wi[warp] = i;
-  }
-  __syncthreads();
-  if (warp == 0) {
-    v = lane < kWarps ? wv[lane] : -1.0f;
-    i = lane < kWarps ? wi[lane] : INT_MAX;
-    warpFarthest(v, i);
-  }
-}
 
 struct State {
   int* centers;          // K point indices; [0] set by the host, [j + 1] by launch j
@@ -130,7 +101,7 @@ __global__ void __launch_bounds__(kThreads)
   for (int o = 16; o > 0; o >>= 1) visited += __shfl_xor_sync(0xffffffffu, visited, o);
   if ((threadIdx.x & 31) == 0 && visited) atomicAdd(&visitedS, static_cast<unsigned long long>(visited));
 
-  blockFarthest(bestV, bestI, wv, wi);  // (its barrier also orders visitedS)
+  blockFarthest<kWarps>(bestV, bestI, wv, wi);  // (its barrier also orders visitedS)
   if (threadIdx.x == 0) {
     st.blockValue[blockIdx.x] = bestV;
     st.blockIndex[blockIdx.x] = bestI;
@@ -152,7 +123,7 @@ __global__ void __launch_bounds__(kThreads)
     }
   }
   __syncthreads();
-  blockFarthest(v, idx, wv, wi);
+  blockFarthest<kWarps>(v, idx, wv, wi);
   __shared__ int nextS;
   if (threadIdx.x == 0) {
     st.radius[j] = v;
