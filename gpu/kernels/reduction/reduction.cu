@@ -213,7 +213,6 @@ class CudaBackend final : public Backend {
     TimedVariant t;
     t.clock = "cuda-events";
     t.kernel = info(v).kernel;
-    t.launches = static_cast<int>(passes.size());
     const int tpb = passes.front().tpb;
     const KernelFn<Op, true> first = pick<Op, true>(v, tpb);
     const KernelFn<Op, false> later = pick<Op, false>(v, tpb);
@@ -256,7 +255,6 @@ class CudaBackend final : public Backend {
     TimedVariant t;
     t.clock = "cuda-events";
     t.kernel = op == Operation::Sum ? "cub::DeviceReduce::Sum" : "cub::DeviceReduce::ArgMax";
-    t.launches = 1;  // one library call (its own kernels)
     if (!cubValue_.get()) {
       cubValue_.allocate(1);
       cubIndexBuffer_.allocate(1);

@@ -19,7 +19,6 @@ struct TimedVariant {
   std::string clock;                       // "cuda-events" or "cpu-steady-clock"
   std::optional<ResourceUsage> resources;  // the first pass's kernel (CUDA only)
   std::string kernel;                      // the kernel that ran (cub: the library's call)
-  int launches = 0;                        // kernel launches per repetition
   std::string error;                       // non-empty: refused, nothing timed
 };
 

@@ -79,7 +79,10 @@ RunResult run(const RunRequest& r, const BackendDecision& d, const RunHooks& hoo
     k.name = tv.kernel;
     k.timing = summarize(tv.samplesMs, tv.clock);  // every pass of one reduction
     k.totalMs = k.timing.medianMs;
-    k.launches = tv.launches;
+    // One timed unit per repetition: the passes run back to back between one pair of events
+    // (ReductionOutput::passes lists them), so the timing and the bytes are those of the whole
+    // reduction, and `launches` counts that unit once (median_ms x launches is its time).
+    k.launches = 1;
     k.bytes = bytes;
     k.gbps = gigabytesPerSecond(bytes, k.timing.medianMs);
     k.flops = double(p.n);  // one combine per element
