@@ -10,6 +10,8 @@
 #include "kernellab/clustering_request.h"
 #include "kernellab/transpose.h"
 #include "published_baselines.h"
+#include "report_writer.h"
+#include "results_table.h"
 #include "run_text.h"
 #include "speedup_panel.h"
 
@@ -456,6 +458,37 @@ class TstChartBuilder : public QObject {
     const QJsonObject p = doc.object()["series"].toArray()[0].toObject()["points"].toArray()[1].toObject();
     QCOMPARE(p["value"].toDouble(), 2.25);
     QCOMPARE(p["category"].toString(), QStringLiteral("TPB 128, big"));
+  }
+
+  // Issue 17: a k-means run says why it stopped and after how many iterations, in the results
+  // table (and so its CSV) and in the report, one line per variant.
+  void kmeansStopReasonsReachTheTableAndTheReport() {
+    RunResult r = makeRun(clustering::kKMeans, 256, {{"shared-coalesced", 1, 1, 1}, {"global-coalesced", 1, 1, 1}});
+    ClusteringOutput converged;
+    converged.iterations = 12;
+    converged.stopReason = StopReason::Converged;
+    r.variants[0].details.set(converged);
+    ClusteringOutput limit;
+    limit.iterations = 5;
+    limit.stopReason = StopReason::IterationLimit;
+    r.variants[1].details.set(limit);
+    const RunSelection sel = selectionOf({r});
+    const TableData t = buildResultsTable(sel);
+    const int stopped = static_cast<int>(t.headers.indexOf(QStringLiteral("Stopped")));
+    QVERIFY(stopped >= 0);
+    QCOMPARE(t.rows.size(), 2);
+    QCOMPARE(t.rows[0][stopped], QString::fromStdString(describeStop(StopReason::Converged, 12)));
+    QVERIFY2(t.rows[0][stopped].contains(QStringLiteral("12 iterations")), qPrintable(t.rows[0][stopped]));
+    QVERIFY2(t.rows[1][stopped].contains(QStringLiteral("5 iterations")), qPrintable(t.rows[1][stopped]));
+    QVERIFY(t.rows[0][stopped] != t.rows[1][stopped]);
+    QVERIFY(tableToCsv(t).contains(t.rows[1][stopped]));
+    ReportContent c;
+    c.selection = sel;
+    c.table = t;
+    const QString html = reportHtml(c, {});
+    QVERIFY(html.contains(QStringLiteral("<th>Stopped</th>")));
+    QVERIFY(html.contains(t.rows[0][stopped].toHtmlEscaped()));
+    QVERIFY(html.contains(t.rows[1][stopped].toHtmlEscaped()));
   }
 };
 
