@@ -5,6 +5,7 @@
 #include <QEventLoop>
 #include <QHash>
 #include <QLabel>
+#include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -40,10 +41,19 @@ AccessPage::AccessPage(QWidget* parent) {
   source_ = new QLabel(content);
   source_->setWordWrap(true);
   layout->addWidget(source_);
-  view_ = new widgets::AccessView(content);
-  layout->addWidget(view_, 1);
-  counters_ = new widgets::CountersTable(content);
-  layout->addWidget(counters_);
+  // The model above, a profiled run's counters below, the border between them draggable; the
+  // model keeps the height its lane diagram and summaries need (they overlapped when squeezed).
+  auto* split = new QSplitter(Qt::Vertical, content);
+  split->setChildrenCollapsible(false);
+  view_ = new widgets::AccessView(split);
+  view_->setMinimumHeight(430);
+  counters_ = new widgets::CountersTable(split);
+  split->addWidget(view_);
+  split->addWidget(counters_);
+  counters_->setMinimumHeight(180);  // its title and a few rows
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 1);
+  layout->addWidget(split, 1);
   connect(&countersWatcher_, &QFutureWatcher<Compared>::finished, this, &AccessPage::countersDone);
   refresh();
   root_ = makePageRoot(content, parent);
@@ -143,6 +153,7 @@ void AccessPage::compareCounters(const RunRef* ref) {
   if (key == countersKey_) return;  // already shown, or being computed
   countersKey_ = key;
   shownKey_.clear();
+  counters_->setToolTip(QString());
   if (!profiled) {
     pendingCounters_.reset();
     countersStale_ = countersBusy_;
@@ -186,8 +197,12 @@ void AccessPage::countersDone() {
   shownKey_ = countersKey_;
   shownSkipped_ = c.skipped;
   QString title = countersTitle_;
+  // The reasons can be long (one per kernel a size or an engine keeps from the lens): counted
+  // here, spelled out in the line's tooltip.
   if (!c.skipped.isEmpty())
-    title += QLatin1Char(' ') + tr("Not modelled: %1.").arg(c.skipped.join(QStringLiteral("; ")));
+    title += QLatin1Char(' ') + tr("Not modelled: %n kernel(s) or variant(s) (hover here for why).", nullptr,
+                                   static_cast<int>(c.skipped.size()));
+  counters_->setToolTip(c.skipped.join(QLatin1Char('\n')));
   counters_->setRows(title, c.rows,
                      tr("The run carries the GPU's counters, but none of its variants has an access "
                         "model to set beside them. %1")

@@ -117,10 +117,24 @@ OccupancyView::OccupancyView(QWidget* parent) : QWidget(parent) {
   deviceTitle_->setWordWrap(true);
   root->addWidget(deviceTitle_);
   device_ = new QTableWidget(0, 11, this);
-  device_->setHorizontalHeaderLabels({tr("Variant"), tr("Kernel"), tr("Threads/block"), tr("Registers"),
-                                      tr("Shared B"), tr("Device blocks/SM"), tr("Calculator"), tr("Agree"),
-                                      tr("Calculator occupancy"), tr("ncu theoretical"),
-                                      tr("ncu achieved")});
+  // Short headers, so the model's occupancy and ncu's two stay in view beside each other; each
+  // header's tooltip says what its column is.
+  device_->setHorizontalHeaderLabels({tr("Variant"), tr("Kernel"), tr("Threads"), tr("Regs"),
+                                      tr("Shared B"), tr("Blocks/SM"), tr("Calc."), tr("Agree"),
+                                      tr("Occupancy (calc.)"), tr("ncu theor."), tr("ncu achieved")});
+  const QStringList tips = {
+      tr("The variant"), tr("The kernel, as the run names it"), tr("Threads per block"),
+      tr("Registers per thread (cudaFuncGetAttributes)"),
+      tr("Shared memory per block, static + dynamic, in bytes"),
+      tr("Blocks per SM from cudaOccupancyMaxActiveBlocksPerMultiprocessor on the run's device"),
+      tr("Blocks per SM from KernelLab's occupancy calculator"),
+      tr("Whether the calculator agrees with the device"),
+      tr("The calculator's theoretical occupancy: resident warps over the SM's warp slots"),
+      tr("Nsight Compute's theoretical occupancy (a profiled run): marked where it differs from the "
+         "calculator by more than one percentage point"),
+      tr("Nsight Compute's achieved occupancy (a profiled run): warps resident on average while the "
+         "kernel ran")};
+  for (int c = 0; c < tips.size(); ++c) device_->horizontalHeaderItem(c)->setToolTip(tips[c]);
   device_->verticalHeader()->hide();
   device_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   device_->setSelectionBehavior(QAbstractItemView::SelectRows);
