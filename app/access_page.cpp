@@ -53,6 +53,7 @@ AccessPage::AccessPage(QWidget* parent) {
   counters_->setMinimumHeight(180);  // its title and a few rows
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 1);
+  counters_->hide();
   layout->addWidget(split, 1);
   connect(&countersWatcher_, &QFutureWatcher<Compared>::finished, this, &AccessPage::countersDone);
   refresh();
@@ -154,6 +155,8 @@ void AccessPage::compareCounters(const RunRef* ref) {
   countersKey_ = key;
   shownKey_.clear();
   counters_->setToolTip(QString());
+  // Only a profiled run has a table to show: otherwise the model takes the whole page.
+  counters_->setVisible(profiled);
   if (!profiled) {
     pendingCounters_.reset();
     countersStale_ = countersBusy_;
