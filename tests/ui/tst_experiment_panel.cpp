@@ -9,6 +9,7 @@
 #include <QSpinBox>
 #include <QWheelEvent>
 #include <QtTest>
+#include <cmath>
 
 #include "experiment_panel.h"
 #include "kernellab/clustering_request.h"
@@ -146,6 +147,13 @@ class TstExperimentPanel : public QObject {
     QCOMPARE(back.section<ClusteringProblem>().init, InitMethod::KMeansPlusPlus);
     QCOMPARE(back.section<ClusteringProblem>().maxIterations, 33);
     QCOMPARE(back.launch.threadsPerBlock, 512);
+    // A share of noise above 90 % (one broad cloud: issue 15's data) comes back as it went in;
+    // the field used to clamp it to 90 % without a word.
+    r.section<ClusteringProblem>().noiseFraction = 0.99999;
+    p.setRequest(r);
+    QVERIFY(std::abs(p.request().section<ClusteringProblem>().noiseFraction - 0.99999) < 1e-12);
+    r.section<ClusteringProblem>().noiseFraction = 0.05;
+    p.setRequest(r);
     // Editing N through its field reaches the request.
     QSpinBox* n = nullptr;
     for (QSpinBox* s : p.findChildren<QSpinBox*>())
