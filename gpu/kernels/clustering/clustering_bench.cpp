@@ -100,8 +100,9 @@ void printClusteringDetails(std::ostream& out, const RunResult& run) {
     for (const auto& k : v.kernels) {
       out << "    " << std::left << std::setw(24) << k.name << std::right << std::setw(5)
           << k.launches << " x " << std::setw(9) << ms(k.timing.medianMs)
-          << " ms = " << std::setw(10) << ms(k.totalMs) << " ms per run, grid " << k.gridX << " x "
-          << k.blockX;
+          << " ms = " << std::setw(10) << ms(k.totalMs) << " ms per run";
+      // (The pruned k-centers on the CPU is host code, not a grid of blocks: no grid to name.)
+      if (k.gridX > 0) out << ", grid " << k.gridX << " x " << k.blockX;
       if (k.resources)
         out << ", " << k.resources->registersPerThread << " regs, "
             << k.resources->staticSharedBytes + k.resources->dynamicSharedBytes << " B smem, "
