@@ -8,11 +8,13 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <numeric>
 
 #include "kernellab/clustering_request.h"
 #include "kernellab/experiment.h"
 #include "kernellab/family.h"
+#include "kernellab/json_io.h"
 #include "kernellab/knn.h"
 #include "kernellab/transpose.h"
 #include "run_text.h"
@@ -247,9 +249,65 @@ void captionFor(ChartSpec& spec, const QVector<const RunRef*>& runs, const QStri
   if (!also.isEmpty()) spec.caption += QStringLiteral("; ") + also.join(QStringLiteral("; "));
 }
 
+// Whether every run solved the table's own problem: each number of it equal to the field of that
+// name in the run's request (its family's section, "clustering": {"n": ...}). Only then may the
+// table's times stand on the same millisecond axis as the runs': a time depends on the problem's
+// size, and an H200 at N = 1e6 beside a CPU at N = 20,000 read as the GPU being 40x slower.
+bool sameProblem(const PublishedTable& t, const QVector<const RunRef*>& runs) {
+  if (t.problemValues.isEmpty() || runs.isEmpty()) return false;
+  for (const RunRef* r : runs) {
+    const nlohmann::json request = r->run().request;
+    for (auto it = t.problemValues.begin(); it != t.problemValues.end(); ++it) {
+      bool found = false;
+      for (const auto& section : request.items()) {
+        if (!section.value().is_object()) continue;
+        const auto field = section.value().find(it.key().toStdString());
+        if (field == section.value().end() || !field->is_number()) continue;
+        if (field->get<double>() != it.value()) return false;
+        found = true;
+      }
+      if (!found) return false;
+    }
+  }
+  return true;
+}
+
+// Published and reference times of the table over its TPB axis, as hatched series of `book`.
+void addTableTimes(const PublishedTable& t, bool sameAxis, SeriesBook& book, Categories& cats,
+                   QVector<SpeedupEntry>& speedups, ChartSpec& spec) {
+  const QString who = t.ownMeasurement ? referenceLabel(t) : QObject::tr("published, %1").arg(t.device);
+  for (const PublishedSeries& ps : t.series) {
+    ChartSeries& s = book.at(ps.variant.toStdString(), QStringLiteral(" (%1)").arg(who));
+    s.name = t.ownMeasurement ? QObject::tr("%1: %2").arg(who, ps.label) : QObject::tr("Published (%1): %2").arg(t.device, ps.label);
+    // Variants this build does not know yet still get distinct colours: the table's order.
+    if (!knownVariant(book.family, ps.variant.toStdString())) s.colorIndex = static_cast<int>(&ps - t.series.data());
+    s.published = true;
+    s.reference = t.ownMeasurement;
+    s.source = t.source;
+    for (int i = 0; i < t.axisValues.size() && i < ps.values.size(); ++i) {
+      const int tpb = static_cast<int>(t.axisValues[i]);
+      const QString label = sameAxis ? QStringLiteral("TPB %1").arg(tpb)
+                                     : QStringLiteral("%1 · TPB %2").arg(t.device).arg(tpb);
+      s.x << cats.add(label, tpb, !sameAxis);
+      s.y << ps.values[i];
+      s.notes << QObject::tr("%1, %2").arg(t.shortSource, t.problem);
+      speedups.push_back({QObject::tr("%1 (%2) · TPB %3").arg(ps.label, who).arg(tpb), ps.values[i], true,
+                          QStringLiteral("%1|%2").arg(t.id).arg(tpb)});
+    }
+  }
+  if (t.ownMeasurement)
+    spec.notes << QObject::tr("Cross-hatched bars: KernelLab on an NVIDIA H200, measured %1 (%2), not in these runs: %3")
+                      .arg(t.measured, t.problem, t.source);
+  else
+    spec.notes << QObject::tr("Hatched bars: published figures, not measured here (%1; %2): %3")
+                      .arg(t.problem, t.device, t.source);
+  spec.notes << t.notes;
+}
+
+// `apart`: the time tables left out because the runs solved another problem (referenceTimeChart).
 ChartSpec timeChart(const QVector<const RunRef*>& runs, const CategoryPlan& plan, Family family,
                     const ChartOptions& opt, const PublishedBaselines& pub, const PublishedBaselines& gpuSet,
-                    QVector<SpeedupEntry>& speedups) {
+                    QVector<SpeedupEntry>& speedups, QVector<const PublishedTable*>& apart) {
   ChartSpec spec;
   spec.id = QStringLiteral("time");
   spec.title = QObject::tr("Time per variant: %1").arg(familyTitle(family));
@@ -288,42 +346,30 @@ ChartSpec timeChart(const QVector<const RunRef*>& runs, const CategoryPlan& plan
     }
   }
   const QVector<const PublishedTable*> refs = referenceTables(runs, family, opt, gpuSet);
-  spec.notes = measuredNotes(runs, !refs.isEmpty(), referenceDate(gpuSet));
+  // The CPU note speaks of the cross-hatched bars only when this chart draws them.
+  bool refsDrawn = false;
+  for (const PublishedTable* t : refs)
+    refsDrawn = refsDrawn || (t->metric == QLatin1String("time_ms") && t->axis == QLatin1String("tpb") &&
+                              sameProblem(*t, runs));
+  spec.notes = measuredNotes(runs, refsDrawn, referenceDate(gpuSet));
   QVector<const PublishedTable*> tables;
   if (opt.showPublished) tables += pub.forFamily(family);
   tables += refs;
   for (const PublishedTable* t : tables) {
     if (t->metric != QLatin1String("time_ms") || t->axis != QLatin1String("tpb")) continue;
-    const bool sameAxis = plan.numericField == QLatin1String("tpb") || runs.size() <= 1 || plan.categories.isEmpty();
-    const QString who = t->ownMeasurement ? referenceLabel(*t) : QObject::tr("published, %1").arg(t->device);
-    for (const PublishedSeries& ps : t->series) {
-      ChartSeries& s = book.at(ps.variant.toStdString(), QStringLiteral(" (%1)").arg(who));
-      s.name = t->ownMeasurement ? QObject::tr("%1: %2").arg(who, ps.label) : QObject::tr("Published (%1): %2").arg(t->device, ps.label);
-      // Variants this build does not know yet still get distinct colours: the table's order.
-      if (!knownVariant(family, ps.variant.toStdString())) s.colorIndex = static_cast<int>(&ps - t->series.data());
-      s.published = true;
-      s.reference = t->ownMeasurement;
-      s.source = t->source;
-      for (int i = 0; i < t->axisValues.size() && i < ps.values.size(); ++i) {
-        const int tpb = static_cast<int>(t->axisValues[i]);
-        const QString label = sameAxis ? QStringLiteral("TPB %1").arg(tpb)
-                                       : QStringLiteral("%1 · TPB %2").arg(t->device).arg(tpb);
-        s.x << cats.add(label, tpb, !sameAxis);
-        s.y << ps.values[i];
-        s.notes << QObject::tr("%1, %2").arg(t->shortSource, t->problem);
-        speedups.push_back({QObject::tr("%1 (%2) · TPB %3").arg(ps.label, who).arg(tpb), ps.values[i], true,
-                            QStringLiteral("%1|%2").arg(t->id).arg(tpb)});
-      }
+    if (!sameProblem(*t, runs)) {
+      apart << t;  // another problem's times: their own chart
+      continue;
     }
-    if (t->ownMeasurement)
-      spec.notes << QObject::tr("Cross-hatched bars: KernelLab on an NVIDIA H200, measured %1 (%2), not in these runs: %3")
-                        .arg(t->measured, t->problem, t->source);
-    else
-      spec.notes << QObject::tr("Hatched bars: published figures, not measured here (%1; %2): %3")
-                        .arg(t->problem, t->device, t->source);
-    spec.notes << t->notes;
+    const bool sameAxis = plan.numericField == QLatin1String("tpb") || runs.size() <= 1 || plan.categories.isEmpty();
+    addTableTimes(*t, sameAxis, book, cats, speedups, spec);
     if (sameAxis && plan.categories.isEmpty()) spec.xLabel = QObject::tr("Threads per block");
   }
+  if (!apart.isEmpty())
+    spec.notes << QObject::tr("The published and H200 times of this family are in the chart \"Times on their own "
+                              "problem\": they solved %1, not these runs' problem, and a time depends on the "
+                              "problem's size.")
+                      .arg(apart.front()->problem);
   if (!failures.isEmpty()) spec.notes << QObject::tr("Not shown (failed): %1").arg(failures.join(QStringLiteral("; ")));
   spec.series = book.ordered();
   cats.finish(spec.series);
@@ -801,6 +847,39 @@ QString runsCaption(const QVector<const RunRef*>& runs) {
   return QObject::tr("%1 · %2 · %3 UTC").arg(which, devices.join(QStringLiteral(", ")), when.isEmpty() ? QObject::tr("date unknown") : when);
 }
 
+// The published and reference times whose problem the runs did not solve, on an axis of their
+// own: the GPU's story (and the thesis's) stays in view without standing beside times of another
+// problem size.
+ChartSpec referenceTimeChart(const QVector<const PublishedTable*>& tables, Family family,
+                             const QVector<const RunRef*>& runs, QVector<SpeedupEntry>& speedups) {
+  ChartSpec spec;
+  spec.id = QStringLiteral("time-reference");
+  spec.title = QObject::tr("Times on their own problem: %1 (%2)").arg(familyTitle(family), tables.front()->problem);
+  spec.kind = ChartKind::GroupedBars;
+  spec.xLabel = QObject::tr("Threads per block");
+  spec.yLabel = widgets::timeAxisLabel();
+  spec.unit = QStringLiteral("ms");
+  Categories cats;
+  cats.numeric = true;
+  SeriesBook book{family, {}, {}, {}};
+  QStringList problems;
+  for (const PublishedTable* t : tables) {
+    addTableTimes(*t, true, book, cats, speedups, spec);
+    if (!problems.contains(t->problem)) problems << t->problem;
+  }
+  QStringList theirs;
+  for (const RunRef* r : runs)
+    if (!theirs.contains(requestSummary(r->run().request))) theirs << requestSummary(r->run().request);
+  spec.notes.prepend(QObject::tr("Not drawn beside the measured runs (%1): these times are of %2. A time "
+                                 "depends on the problem's size; compare the variants within a problem.")
+                         .arg(theirs.join(QStringLiteral("; ")), problems.join(QStringLiteral("; "))));
+  spec.series = book.ordered();
+  cats.finish(spec.series);
+  spec.categories = cats.labels;
+  captionFor(spec, {}, referenceDate(gpuReference()));
+  return spec;
+}
+
 TimingCharts buildTimingCharts(const RunSelection& selection, const ChartOptions& options,
                                const PublishedBaselines& published, const PublishedBaselines& reference) {
   TimingCharts out;
@@ -817,10 +896,12 @@ TimingCharts buildTimingCharts(const RunSelection& selection, const ChartOptions
   }
   const CategoryPlan plan = planCategories(runs);
   QVector<SpeedupEntry> speedups;
-  ChartSpec time = timeChart(runs, plan, out.family, options, published, reference, speedups);
+  QVector<const PublishedTable*> apart;
+  ChartSpec time = timeChart(runs, plan, out.family, options, published, reference, speedups, apart);
   if (otherFamilies > 0)
     time.notes << QObject::tr("%1 run(s) of other kernel families are selected: choose their family above the chart.").arg(otherFamilies);
   out.charts << time;
+  if (!apart.isEmpty()) out.charts << referenceTimeChart(apart, out.family, runs, speedups);
   const FamilyDescriptor* descriptor = findFamily(out.family);
   const bool bandwidthBound = descriptor && descriptor->bandwidthBound;
   if (bandwidthBound)

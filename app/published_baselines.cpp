@@ -42,6 +42,8 @@ PublishedBaselines parsePublishedBaselines(const QByteArray& json) {
     table.axis = t.value(QStringLiteral("axis")).toString();
     for (const QJsonValue& v : t.value(QStringLiteral("axis_values")).toArray()) table.axisValues << v.toDouble();
     const QJsonObject problem = t.value(QStringLiteral("problem")).toObject();
+    for (auto it = problem.begin(); it != problem.end(); ++it)
+      if (it.value().isDouble()) table.problemValues[it.key()] = it.value().toDouble();
     if (problem.contains(QStringLiteral("n")))
       table.problem = QStringLiteral("N=%L1 K=%2 D=%3")
                           .arg(problem.value(QStringLiteral("n")).toDouble(), 0, 'f', 0)

@@ -37,6 +37,9 @@ struct PublishedTable {
   QString axis;                 // "tpb" or "device"
   QVector<double> axisValues;
   QString problem;              // "N=1000000 K=100 D=200", "2048x2048 float32"
+  // The problem's numbers by their request field ("n", "k", "d", "rows", "width", ...): a run
+  // solved the same problem when its request holds the same values (chart_builder.cpp).
+  QMap<QString, double> problemValues;
   double width = 0, height = 0; // transpose tables: the matrix
   bool ownMeasurement = false;  // KernelLab's own run on another device (the H200 reference set)
   QString measured;             // its date, "2026-11-29"

@@ -45,6 +45,14 @@ RunResult makeRun(Family family, int tpb, std::vector<V> variants, const char* b
   return r;
 }
 
+// The run solved this clustering problem (the thesis's and the H200 reference's: 1e6, 100, 200).
+RunResult withProblem(RunResult r, int64_t n, int k, int d) {
+  r.request.section<ClusteringProblem>().n = n;
+  r.request.section<ClusteringProblem>().k = k;
+  r.request.section<ClusteringProblem>().d = d;
+  return r;
+}
+
 RunSelection selectionOf(const std::vector<RunResult>& runs) {
   auto file = std::make_shared<ResultsFile>();
   file->runs = runs;
@@ -166,8 +174,9 @@ class TstChartBuilder : public QObject {
   }
 
   void kcentersPublishedFiguresShareTheTpbAxis() {
-    const RunSelection sel =
-        selectionOf({makeRun(clustering::kKCenters, 256, {{"shared-coalesced", 10, 9, 11}})});
+    // A run of the thesis's own problem: its figures stand on the same axis.
+    const RunSelection sel = selectionOf(
+        {withProblem(makeRun(clustering::kKCenters, 256, {{"shared-coalesced", 10, 9, 11}}), 1000000, 100, 200)});
     const TimingCharts charts = buildTimingCharts(sel, ChartOptions{});
     const ChartSpec* time = chart(charts, QStringLiteral("time"));
     QCOMPARE(time->categories, (QStringList{"TPB 64", "TPB 128", "TPB 256", "TPB 512", "TPB 1024"}));
@@ -274,13 +283,46 @@ class TstChartBuilder : public QObject {
     opt.showGpuReference = false;
     for (const auto& c : buildTimingCharts(sel, opt).charts)
       for (const auto& ser : c.series) QVERIFY(!ser.reference);
-    // k-centers: the H200's times per TPB beside the CPU's.
+    // k-centers: the H200's times per TPB beside the CPU's, when the CPU ran the same problem.
     const TimingCharts kc = buildTimingCharts(
-        selectionOf({makeRun(clustering::kKCenters, 256, {{"shared-coalesced", 10, 9, 11}})}),
+        selectionOf({withProblem(makeRun(clustering::kKCenters, 256, {{"shared-coalesced", 10, 9, 11}}), 1000000, 100, 200)}),
         ChartOptions{});
     const ChartSeries* h200kc = series(*chart(kc, QStringLiteral("time")), QStringLiteral("H200, measured 2026-11-29: Coalesced + shared"));
     QVERIFY(h200kc && h200kc->reference);
     QCOMPARE(h200kc->y, (QVector<double>{22.63, 20.51, 20.27, 20.29, 20.62}));
+    QVERIFY(!chart(kc, QStringLiteral("time-reference")));
+  }
+
+  // Issue 14, item 5: times of another problem never share the millisecond axis. A CPU k-means
+  // at N = 20,000 beside the H200 at N = 1e6 read as the GPU being 40x slower; the published and
+  // H200 times now stand in a chart of their own that names both problems.
+  void timesOfAnotherProblemGetTheirOwnChart() {
+    const TimingCharts charts = buildTimingCharts(
+        selectionOf({withProblem(makeRun(clustering::kKMeans, 256, {{"shared-coalesced", 15, 14, 16}}), 20000, 6, 3)}),
+        ChartOptions{});
+    const ChartSpec* time = chart(charts, QStringLiteral("time"));
+    QVERIFY(time);
+    for (const auto& s : time->series) QVERIFY2(!s.published, qPrintable(s.name));
+    QVERIFY(time->notes.join(QLatin1Char(' ')).contains(QStringLiteral("Times on their own problem")));
+    const ChartSpec* apart = chart(charts, QStringLiteral("time-reference"));
+    QVERIFY(apart);
+    QVERIFY2(apart->title.contains(QStringLiteral("N=1,000,000 K=100 D=200")), qPrintable(apart->title));
+    int reference = 0;
+    for (const auto& s : apart->series) {
+      QVERIFY(s.published);
+      reference += s.reference;
+    }
+    QVERIFY(reference > 0);
+    const QString notes = apart->notes.join(QLatin1Char(' '));
+    QVERIFY2(notes.contains(QStringLiteral("N=20,000")) || notes.contains(QStringLiteral("N=20000")), qPrintable(notes));
+    // The same run at the reference's problem: the H200 bars join the measured ones.
+    const TimingCharts same = buildTimingCharts(
+        selectionOf({withProblem(makeRun(clustering::kKMeans, 256, {{"shared-coalesced", 15, 14, 16}}), 1000000, 100, 200)}),
+        ChartOptions{});
+    bool joined = false;
+    for (const auto& s : chart(same, QStringLiteral("time"))->series) joined = joined || s.reference;
+    QVERIFY(joined);
+    QVERIFY(!chart(same, QStringLiteral("time-reference")));
   }
 
   // Issue 14, item 8: "Kernel time per iteration" is the median repetition, and says so.
@@ -351,8 +393,8 @@ class TstChartBuilder : public QObject {
   }
 
   void tooltipsGiveExactValues() {
-    const RunSelection sel = selectionOf(
-        {makeRun(clustering::kKCenters, 256, {{"shared-coalesced", 12.3456789, 11.5, 13.25}})});
+    const RunSelection sel = selectionOf({withProblem(
+        makeRun(clustering::kKCenters, 256, {{"shared-coalesced", 12.3456789, 11.5, 13.25}}), 1000000, 100, 200)});
     const TimingCharts charts = buildTimingCharts(sel, ChartOptions{});
     const ChartSpec* time = chart(charts, QStringLiteral("time"));
     int measured = -1, published = -1;

@@ -55,9 +55,9 @@ class ClusteringForm final : public FamilyForm {
            "(the thesis's generator)."));
     noise_ = new QDoubleSpinBox(generated_);
     // The request takes any share 0..1 (one broad cloud is 99.999 % noise: issue 15's data where
-    // pruning helps little); the field keeps a loaded request's value to 0.0001 %, never clamps it.
+    // pruning helps little); the field keeps a loaded request's value to 0.001 %, never clamps it.
     noise_->setRange(0, 100);
-    noise_->setDecimals(4);
+    noise_->setDecimals(3);
     noise_->setSuffix(QStringLiteral(" %"));
     noise_->setToolTip(tr("Blobs: share of uniformly scattered noise points"));
     gf->addRow(tr("N (points)"), n_);
