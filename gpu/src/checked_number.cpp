@@ -2,6 +2,7 @@
 // Checked number parsing: 64-bit first, then the destination's range (checked_number.h).
 #include "kernellab/checked_number.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -40,6 +41,8 @@ std::string withColon(const std::string& name) {
 
 // The decimal exponent of a number's leading digit ("0.00012" -> -4, "12e3" -> 4), for telling
 // an overflow from an underflow when from_chars reports "out of range" for both.
+constexpr long long kExponentClamp = 1LL << 40;  // far beyond any double, far from overflow
+
 long long leadingExponent(std::string_view s) {
   if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
   long long exp10 = 0;
@@ -49,6 +52,9 @@ long long leadingExponent(std::string_view s) {
     if (!x.empty() && x.front() == '+') x.remove_prefix(1);
     if (std::from_chars(x.data(), x.data() + x.size(), exp10).ec != std::errc())
       exp10 = (!x.empty() && x.front() == '-') ? -1000000 : 1000000;  // too long: its sign decides
+    // Only the sign of the sum matters, and the digit count added below is bounded by the text
+    // length: clamping keeps "5E<2^63-1>" from overflowing the addition.
+    exp10 = std::clamp(exp10, -kExponentClamp, kExponentClamp);
     s = s.substr(0, e);
   }
   const size_t dot = s.find('.');

@@ -80,6 +80,17 @@ class TstCheckedNumbers : public QObject {
     QVERIFY(errorOf([] {
               parseFinite("1e400", "--epsilon");
             }).contains("is out of range: beyond the largest"));
+    // An exponent of 2^63 - 1 (found by fuzz_points_csv) must not overflow the overflow check,
+    // and a huge exponent written with leading zeros is the same number.
+    QVERIFY(errorOf([] {
+              parseFinite("5E" + std::string(60, '0') + "9223372036854775807", "--epsilon");
+            }).contains("beyond the largest"));
+    QVERIFY(errorOf([] {
+              parseFinite("5E-9223372036854775808", "--epsilon");
+            }).contains("below the smallest"));
+    QVERIFY(errorOf([] {
+              parseFinite("0.0005E-9223372036854775807", "--epsilon");
+            }).contains("below the smallest"));
     QCOMPARE(errorOf([] { parseFinite("-1", "--epsilon", 0); }),
              QString("--epsilon -1 is below the limit 0"));
     QCOMPARE(errorOf([] { parseFinite("abc", "--noise"); }),
