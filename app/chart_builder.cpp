@@ -29,6 +29,10 @@ using widgets::ChartSpec;
 using widgets::SpeedupEntry;
 
 constexpr int kCeilingColor = 7;  // grey in the shared palette
+// Measured and reference values this far apart get a logarithmic axis (logWhenScalesApart).
+constexpr double kLogScaleRatio = 30.0;
+// A variant whose slowest repetition took this many times its fastest gets a note (measuredNotes).
+constexpr double kNotableSpread = 1.5;
 
 struct Field {
   QString id;
@@ -222,6 +226,21 @@ QStringList measuredNotes(const QVector<const RunRef*>& runs, bool referenceShow
                .arg(deviceList.join(QStringLiteral(", ")), clock.isEmpty() ? QObject::tr("no timings") : clock)
                .arg(reps)
                .arg(warm);
+  // How far the repetitions scatter: a 2x whisker beside a bar reads as a finding unless said.
+  double spread = 1.0;
+  QString widest;
+  for (const RunRef* r : runs)
+    for (const auto& v : r->run().variants)
+      if (v.ok && v.total.minMs > 0 && v.total.maxMs / v.total.minMs > spread) {
+        spread = v.total.maxMs / v.total.minMs;
+        widest = QStringLiteral("%1, run %2").arg(variantTitle(r->run().request.family, v.variant), r->label);
+      }
+  if (spread >= kNotableSpread)
+    notes << QObject::tr("The repetitions scatter: the slowest took up to %1x the fastest (%2)%3. Read the medians; "
+                         "more repetitions steady them, and the whiskers then show the outliers.")
+                 .arg(spread, 0, 'f', 1)
+                 .arg(widest, cpu ? QObject::tr(", as on a CPU whose cores other processes share")
+                                  : QString());
   if (cpu) notes << cpuNote(referenceShown, date);
   // A profiled run's kernels were replayed under Nsight Compute to read the counters: its times
   // say nothing about speed (issue 13). Said first, before anything is read off the bars.
@@ -880,6 +899,28 @@ ChartSpec referenceTimeChart(const QVector<const PublishedTable*>& tables, Famil
   return spec;
 }
 
+// Measured bars beside published or H200 ones that lie decades apart: on a linear axis the smaller
+// side draws no bar at all (a CPU's transpose at 10 GB/s beside the H200's 4,000 GB/s). The chart
+// then takes a logarithmic value axis and says so; ratios read off it stay true.
+static void logWhenScalesApart(ChartSpec& spec) {
+  double measured = 0, others = 0;
+  for (const ChartSeries& s : spec.series)
+    for (double v : s.y) {
+      if (!(v > 0) || !std::isfinite(v)) continue;
+      double& side = s.published ? others : measured;
+      side = std::max(side, v);
+    }
+  if (!(measured > 0) || !(others > 0)) return;
+  const double apart = std::max(measured, others) / std::min(measured, others);
+  if (apart < kLogScaleRatio) return;
+  spec.logY = true;
+  spec.notes << QObject::tr("Logarithmic value axis: the largest %1 value is %2x the largest %3 one, and on a "
+                            "linear axis the smaller bars would not show.")
+                    .arg(others > measured ? QObject::tr("published or H200") : QObject::tr("measured"))
+                    .arg(apart, 0, 'f', 0)
+                    .arg(others > measured ? QObject::tr("measured") : QObject::tr("published or H200"));
+}
+
 TimingCharts buildTimingCharts(const RunSelection& selection, const ChartOptions& options,
                                const PublishedBaselines& published, const PublishedBaselines& reference) {
   TimingCharts out;
@@ -940,6 +981,7 @@ TimingCharts buildTimingCharts(const RunSelection& selection, const ChartOptions
     out.charts << sweepChart(runs, plan, out.family, false);
     if (bandwidthBound) out.charts << sweepChart(runs, plan, out.family, true);
   }
+  for (ChartSpec& c : out.charts) logWhenScalesApart(c);
   // Unique speed-up labels: two runs of one configuration would otherwise collide.
   QMap<QString, int> seen;
   for (auto& e : speedups) {

@@ -12,6 +12,7 @@
 #include <QSet>
 #include <QTextDocument>
 #include <QUrl>
+#include <algorithm>
 #include <cmath>
 
 #include "chart_data_io.h"
@@ -188,6 +189,13 @@ QString pngDataUri(const QImage& image) {
 // margin, 21 px of text), the paragraph gaps (2 x 12 px) and a caption of up to two lines
 // (2 x 13 px). At 640 px, the Clusters view's picture pushed its caption onto a page of its own.
 constexpr double kMaxPictureHeight = 600;
+// The same page in the terms of a chart's figure: a chart is shrunk (down to kMinChartHeight)
+// until it, its caption and its notes share one page.
+constexpr int kPageTextHeight = 703;
+constexpr int kHeadingHeight = 43;
+constexpr int kParagraphGaps = 3 * 12 + 8;
+constexpr int kNoteLineHeight = 14;
+constexpr int kMinChartHeight = 320;
 
 // Charts drawn at twice their shown size: sharp in browsers and on paper.
 constexpr double kChartScale = 2.0;
@@ -239,13 +247,78 @@ QString countersSection(const QVector<ReportCounters>& sections) {
   return html;
 }
 
+// The sections in the order their first figure comes: each family's charts, then the views.
+QStringList sectionsOf(const ReportContent& c) {
+  QStringList sections;
+  for (const auto& chart : c.charts)
+    if (!sections.contains(chart.section)) sections << chart.section;
+  for (const auto& picture : c.pictures)
+    if (!sections.contains(picture.section)) sections << picture.section;
+  return sections;
+}
+
+// Lines a paragraph of the 8.5 pt note style takes across the page's text width (about 140
+// characters of DejaVu Sans in 273 mm, rounded down to be safe).
+int noteLines(const QString& text) { return std::max(1, static_cast<int>((text.size() + 139) / 140)); }
+
+// What one chart's figure prints: the notes not already printed under an earlier figure (the
+// CPU backend's caveat under every chart pushed each figure's notes onto a page of their own),
+// the figure that printed the others, and a picture height that leaves those lines room on the
+// figure's page.
+struct ChartFigure {
+  int chart = 0;
+  int number = 0;             // "Figure N"
+  bool opensSection = false;
+  QStringList notes;
+  QVector<int> notesAlsoUnder;  // the figures that printed the notes this one shares
+  int height = 0;
+};
+
+QVector<ChartFigure> planChartFigures(const ReportContent& c) {
+  QVector<ChartFigure> out;
+  QHash<QString, int> printedUnder;  // note -> the figure that printed it
+  int figure = 0;
+  for (const QString& section : sectionsOf(c)) {
+    bool first = true;
+    for (int i = 0; i < c.charts.size(); ++i) {
+      if (c.charts[i].section != section) continue;
+      ChartFigure f;
+      f.chart = i;
+      f.number = ++figure;
+      f.opensSection = first;
+      first = false;
+      for (const QString& note : c.charts[i].spec.notes) {
+        if (printedUnder.contains(note)) {
+          if (!f.notesAlsoUnder.contains(printedUnder.value(note))) f.notesAlsoUnder << printedUnder.value(note);
+          continue;
+        }
+        printedUnder.insert(note, f.number);
+        f.notes << note;
+      }
+      int lines = noteLines(c.charts[i].spec.title + c.charts[i].spec.caption) + (f.notesAlsoUnder.isEmpty() ? 0 : 1);
+      for (const QString& note : f.notes) lines += noteLines(note);
+      // The page's text height less the section heading, the paragraph gaps and the text lines.
+      const int room = kPageTextHeight - (f.opensSection ? kHeadingHeight : 0) - kParagraphGaps - lines * kNoteLineHeight;
+      f.height = std::clamp(room, kMinChartHeight, c.chartSize.height());
+      out << f;
+    }
+    for (const auto& picture : c.pictures)
+      if (picture.section == section) {
+        first = false;
+        ++figure;
+      }
+  }
+  return out;
+}
+
 QHash<QString, QImage> reportImages(const ReportContent& c) {
   QHash<QString, QImage> images;
-  for (int i = 0; i < c.charts.size(); ++i) {
+  for (const ChartFigure& f : planChartFigures(c)) {
     // The notes go under the figure as text: the plot keeps the picture's height.
-    widgets::ChartSpec spec = c.charts[i].spec;
+    widgets::ChartSpec spec = c.charts[f.chart].spec;
     spec.notes.clear();
-    images[QStringLiteral("chart-%1").arg(i)] = widgets::renderChartImage(spec, c.charts[i].logY, c.chartSize, kChartScale);
+    images[QStringLiteral("chart-%1").arg(f.chart)] = widgets::renderChartImage(
+        spec, c.charts[f.chart].logY, QSize(c.chartSize.width(), f.height), kChartScale);
   }
   for (int i = 0; i < c.pictures.size(); ++i) images[QStringLiteral("picture-%1").arg(i)] = c.pictures[i].image;
   return images;
@@ -288,35 +361,45 @@ QString reportHtml(const ReportContent& c, const QHash<QString, QString>& imageU
   html += devicesSection(c.selection);
   html += configurationSection(c.selection);
 
-  // Sections in the order their first figure comes: each family's charts, then the views.
-  QStringList sections;
-  for (const auto& chart : c.charts)
-    if (!sections.contains(chart.section)) sections << chart.section;
-  for (const auto& picture : c.pictures)
-    if (!sections.contains(picture.section)) sections << picture.section;
+  const QVector<ChartFigure> figures = planChartFigures(c);
   int figure = 0;
-  for (const QString& section : sections) {
+  for (const QString& section : sectionsOf(c)) {
     // Each section starts a page on paper: a heading never stays alone at a page's foot.
     html += QStringLiteral("<h2 style=\"page-break-before: always\">%1</h2>\n").arg(esc(section));
-    for (int i = 0; i < c.charts.size(); ++i) {
-      const auto& chart = c.charts[i];
+    bool first = true;
+    for (const ChartFigure& f : figures) {
+      const auto& chart = c.charts[f.chart];
       if (chart.section != section) continue;
-      // The picture carries the chart's title, units and notes; the caption its runs and dates.
-      html += QStringLiteral("<p><img src=\"%1\" width=\"%2\" alt=\"%3\"></p>\n<p class=\"caption\">Figure %4. %3. %5</p>\n")
-                  .arg(imageUrls.value(QStringLiteral("chart-%1").arg(i)))
+      first = false;
+      figure = f.number;
+      // One figure per page, its notes with it: a figure never leaves its notes for the next page.
+      const QString pageBreak = f.opensSection ? QString() : QStringLiteral(" style=\"page-break-before: always\"");
+      // The picture carries the chart's title, units and legend; the caption its runs and dates.
+      html += QStringLiteral("<p%6><img src=\"%1\" width=\"%2\" alt=\"%3\"></p>\n<p class=\"caption\">Figure %4. %3. %5</p>\n")
+                  .arg(imageUrls.value(QStringLiteral("chart-%1").arg(f.chart)))
                   .arg(c.chartSize.width())
                   .arg(esc(chart.spec.title))
-                  .arg(++figure)
-                  .arg(esc(chart.spec.caption));
-      if (!chart.spec.notes.isEmpty()) {
-        QStringList notes;
-        for (const QString& n : chart.spec.notes) notes << esc(n);
-        html += QStringLiteral("<p class=\"note\">%1</p>\n").arg(notes.join(QStringLiteral("<br>")));
+                  .arg(f.number)
+                  .arg(esc(chart.spec.caption), pageBreak);
+      QStringList notes;
+      for (const QString& n : f.notes) notes << esc(n);
+      if (!f.notesAlsoUnder.isEmpty()) {
+        QStringList numbers;
+        for (int n : f.notesAlsoUnder) numbers << QString::number(n);
+        std::sort(numbers.begin(), numbers.end(), [](const QString& a, const QString& b) { return a.toInt() < b.toInt(); });
+        notes << esc(numbers.size() == 1
+                         ? QObject::tr("The other notes of this chart are under Figure %1.").arg(numbers.front())
+                         : QObject::tr("The other notes of this chart are under Figures %1 and %2.")
+                               .arg(numbers.mid(0, numbers.size() - 1).join(QStringLiteral(", ")), numbers.back()));
       }
+      if (!notes.isEmpty())
+        html += QStringLiteral("<p class=\"note\">%1</p>\n").arg(notes.join(QStringLiteral("<br>")));
     }
     for (int i = 0; i < c.pictures.size(); ++i) {
       const auto& picture = c.pictures[i];
       if (picture.section != section) continue;
+      if (!first) html += QStringLiteral("<div style=\"page-break-before: always\"></div>\n");
+      first = false;
       // As wide as a chart at most, and no taller than a landscape page's text (an image is never
       // split across pages: one taller than a page was cut).
       const double dpr = std::max(1.0, picture.image.devicePixelRatio());

@@ -42,6 +42,9 @@ struct ChartSpec {
   QStringList categories;   // bar charts: the x categories
   QVector<ChartSeries> series;
   bool logX = false;        // line charts whose x spans decades (N sweeps)
+  // Logarithmic value axis whatever the view's toggle says: set where measured and reference
+  // values lie decades apart (a CPU's 10 GB/s beside an H200's 4,000 GB/s drew no CPU bar).
+  bool logY = false;
   QStringList notes;        // shown under the plot and in exports: sources, caveats
   QString caption;          // what a report's figure says under it: runs, devices, dates
 

@@ -394,6 +394,7 @@ void setupXAxis(QCustomPlot* plot, const ChartSpec& spec) {
 }  // namespace
 
 PlotIndex populatePlot(QCustomPlot* plot, const ChartSpec& spec, bool logY) {
+  logY = logY || spec.logY;
   PlotIndex index;
   ensureDecorations(plot);
   plot->clearItems();

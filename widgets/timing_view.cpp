@@ -146,7 +146,14 @@ void TimingView::setFamilies(const QStringList& titles, int current) {
 int TimingView::familyIndex() const { return family_->currentIndex(); }
 
 void TimingView::showChart(int index) {
-  chart_->setChart(index >= 0 && index < charts_.size() ? charts_[index] : ChartSpec{});
+  const ChartSpec spec = index >= 0 && index < charts_.size() ? charts_[index] : ChartSpec{};
+  // A chart whose values lie decades apart is always logarithmic: the toggle says so instead of
+  // seeming to do nothing.
+  log_->setEnabled(!spec.logY);
+  log_->setToolTip(spec.logY ? tr("This chart is always logarithmic: its measured and reference values lie "
+                                  "decades apart (see its notes)")
+                             : tr("Logarithmic value axis: compare times that differ by orders of magnitude"));
+  chart_->setChart(spec);
   emit currentChartChanged(currentChartId());
 }
 

@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QXmlStreamReader>
@@ -282,6 +283,60 @@ class TstExports : public QObject {
       ++figures;
     }
     QCOMPARE(figures, 3);
+  }
+
+  // Issue 14, item 2: a chart, its caption and its notes share a page, and a note repeated by
+  // every chart (the CPU backend's caveat) is printed once. The transpose sweep report put its
+  // second figure's notes on a page of their own and printed the same notes twice.
+  void pdfChartFiguresKeepTheirNotes() {
+    app::ReportContent content;
+    content.title = QStringLiteral("KernelLab report: notes");
+    const QString shared = QStringLiteral("CPU backend: times of the CPU executor running the kernels' index functions "
+                                          "on CPU threads, not GPU times; the ranking can reverse. ")
+                               .repeated(2);
+    for (int i = 0; i < 4; ++i) {
+      app::ReportChart chart;
+      chart.section = i < 3 ? QStringLiteral("Timing: Matrix transpose") : QStringLiteral("Occupancy");
+      chart.spec = wideLegendChart(6);
+      chart.spec.id = QStringLiteral("chart%1").arg(i);
+      chart.spec.caption = QStringLiteral("Runs #1 to #5 · CPU (AMD EPYC) · 2026-12-02 05:44 UTC");
+      chart.spec.notes.clear();
+      for (int n = 0; n < 6; ++n) chart.spec.notes << QStringLiteral("Shared note %1: %2").arg(n).arg(shared);
+      chart.spec.notes << QStringLiteral("Own note of chart %1.").arg(i);
+      content.charts << chart;
+    }
+    QPrinter printer(QPrinter::HighResolution);
+    app::setUpReportPrinter(printer, QDir(dir_).filePath(QStringLiteral("notes.pdf")), content.title);
+    const std::unique_ptr<QTextDocument> doc = app::reportDocument(content, &printer);
+    QAbstractTextDocumentLayout* layout = doc->documentLayout();
+    layout->documentSize();
+    const double pageHeight = doc->pageSize().height();
+    auto pageOf = [pageHeight](double y) { return static_cast<int>(y / pageHeight); };
+    int figures = 0;
+    QSet<int> pages;
+    for (QTextBlock b = doc->begin(); b.isValid(); b = b.next()) {
+      bool image = false;
+      for (auto it = b.begin(); !it.atEnd(); ++it) image = image || it.fragment().charFormat().isImageFormat();
+      if (!image) continue;
+      ++figures;
+      const int page = pageOf(layout->blockBoundingRect(b).top());
+      QVERIFY2(!pages.contains(page), "two figures on one page");
+      pages.insert(page);
+      // The caption, then the notes: one paragraph, its notes separated by line breaks.
+      const QTextBlock caption = b.next();
+      QVERIFY(caption.isValid() && caption.text().startsWith(QStringLiteral("Figure")));
+      const QTextBlock notes = caption.next();
+      QVERIFY(notes.isValid() && notes.text().contains(QStringLiteral("note")));
+      const QTextBlock last = notes;
+      const double bottom = layout->blockBoundingRect(last).bottom() - 1;
+      QVERIFY2(pageOf(bottom) == page, qPrintable(QStringLiteral("figure %1 is on page %2, its notes end on page %3")
+                                                      .arg(figures).arg(page + 1).arg(pageOf(bottom) + 1)));
+    }
+    QCOMPARE(figures, 4);
+    const QString text = doc->toPlainText();
+    for (int n = 0; n < 6; ++n) QCOMPARE(text.count(QStringLiteral("Shared note %1:").arg(n)), 1);
+    for (int i = 0; i < 4; ++i) QCOMPARE(text.count(QStringLiteral("Own note of chart %1.").arg(i)), 1);
+    QCOMPARE(text.count(QStringLiteral("The other notes of this chart are under Figure 1.")), 3);
   }
 
   void unwritablePathFailsWithAReason() {

@@ -7,6 +7,7 @@
 
 #include "app_types.h"
 #include "kernellab/clustering_request.h"
+#include "kernellab/knn.h"
 #include "kernellab/transpose.h"
 #include "run_coordinator.h"
 #include "window_test_support.h"
@@ -85,6 +86,39 @@ class TstRunController : public QObject {
     // Both variants had their share: some report falls in the first half, some in the second.
     QVERIFY(std::any_of(fractions.begin(), fractions.end(), [](double f) { return f > 0.1 && f < 0.5; }));
     QVERIFY(std::any_of(fractions.begin(), fractions.end(), [](double f) { return f > 0.55 && f < 1.0; }));
+  }
+
+  // Issue 14, item 9: KNN's progress went 2 % -> 10 % -> 2 % -> 6 % (each variant restarted the
+  // bar with its reference stage). Every stage of every variant now moves it forward only.
+  void knnProgressNeverGoesBack() {
+    RunCoordinator c(dir_);
+    RunRequest r;
+    r.family = knn::kFamily;
+    r.variants = {"all"};
+    // The seed's image (377 x 329, window 14, K = 8): long enough on the CPU for several reports.
+    r.repetitions = 3;
+    r.warmup = 1;
+    r.backend = BackendChoice::Cpu;
+    QSignalSpy progress(&c, &RunCoordinator::progress);
+    QSignalSpy settled(&c, &RunCoordinator::settled);
+    QSignalSpy stored(&c, &RunCoordinator::stored);
+    QSignalSpy failed(&c, &RunCoordinator::failed);
+    c.start(r);
+    QVERIFY(settled.wait(240000));
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(0).toString()));
+    QCOMPARE(stored.count(), 1);
+    QVector<double> fractions;
+    QStringList stages;
+    for (const auto& args : progress) {
+      stages << args.at(0).toString();
+      fractions << args.at(1).toDouble();
+    }
+    QVERIFY2(fractions.size() >= 6, qPrintable(stages.join(QStringLiteral(" | "))));
+    for (int i = 1; i < fractions.size(); ++i)
+      QVERIFY2(fractions[i] >= fractions[i - 1],
+               qPrintable(QStringLiteral("%1 after %2: %3").arg(fractions[i]).arg(fractions[i - 1]).arg(stages[i])));
+    // Spread over the run, not bunched at its start or end.
+    QVERIFY(std::any_of(fractions.begin(), fractions.end(), [](double f) { return f > 0.2 && f < 0.8; }));
   }
 
   void aSupersededRunIsDropped() {
