@@ -38,7 +38,7 @@ const std::vector<VariantInfo>& variants() {
        "compute capability 2.0; later GPUs hash addresses across partitions)."},
       {Variant::Best, "best", "Best (by shape)", "transposeBestKernel",
        "Tuned on the H200, its strategy chosen by shape: the padded tile in "
-       "stripes 4 tiles wide "
+       "stripes 4 tiles wide (one stripe when the matrix is at most 16 tiles wide) "
        "(8 elements per thread, 32x4 threads) for large matrices, "
        "sector-aligned output rows for "
        "odd sizes, registers or staged rows for narrow point-cloud layouts (N "
@@ -68,9 +68,10 @@ constexpr int64_t kMaxGridY = 65535;
 namespace {
 // The best variant's tile shape, chosen on the H200 (docs/BENCHMARKS.md has the
 // search): the padded 32x32 tile moved by 32x4 threads (8 elements each),
-// launched in stripes 4 tiles wide.
+// launched in stripes 4 tiles wide (one stripe for matrices up to 16 tiles wide).
 constexpr int kBestRows = 4;
 constexpr int kBestGroup = 4;
+constexpr int kWholeWidthTiles = 16;
 // The other strategies' blocks: 32 x 8 threads.
 constexpr int kStrategyRows = 8;
 
@@ -105,7 +106,19 @@ Geometry bestGeometry(const RunRequest& r, int maxThreadsPerBlock) {
   if (s == Strategy::Tile || s == Strategy::AlignedTile) {
     g = makeGeometry(shaped, Variant::Padded, maxThreadsPerBlock);
     g.blockRows = kBestRows;
-    g.group = kBestGroup;
+    // A matrix at most kWholeWidthTiles tiles wide walks in one stripe as wide as the matrix: the
+    // resident blocks then read whole input rows (200 x 1e6, 800-byte rows: 0.866 of cudaMemcpy
+    // against 0.844 in stripes of 4, which read each row in two visits far apart; H200,
+    // 2026-12-02, docs/BENCHMARKS.md). Wider matrices keep stripes of 4 (8192^2: 0.932 at 4,
+    // 0.90 at 32 and 64).
+    g.group = g.gridX <= kWholeWidthTiles ? std::max(1, g.gridX) : kBestGroup;
+    // KERNELLAB_TRANSPOSE_GROUP: tiles per stripe of the launch order, for measuring alternatives.
+    if (const char* env = std::getenv("KERNELLAB_TRANSPOSE_GROUP"); env && *env) {
+      const long group = std::strtol(env, nullptr, 10);
+      if (group < 1 || group > 1024)
+        throw InputError(std::string("KERNELLAB_TRANSPOSE_GROUP=") + env + " must be 1..1024 tiles");
+      g.group = static_cast<int>(group);
+    }
     // Aligned tile: 32-row tiles down to row h - 1 + 7 (the last pieces start up to 7 rows early).
     if (s == Strategy::AlignedTile) g.gridY = static_cast<int>((h + kAlignShift - 1 + 31) / 32);
   } else {
