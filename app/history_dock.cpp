@@ -187,7 +187,10 @@ QStringList HistoryDock::checked() const {
 
 void HistoryDock::contextMenu(const QPoint& pos) {
   QTreeWidgetItem* item = tree_->itemAt(pos);
-  if (item && item->parent()) item = item->parent();  // a run's row: its file's menu
+  // A run's row of a file: the file's menu, but its settings are that run's (the first run's
+  // were loaded, a transpose's for the k-means row of a mixed file).
+  const int runIndex = item && item->parent() ? item->data(0, Qt::UserRole + 1).toInt() : -1;
+  if (item && item->parent()) item = item->parent();
   if (!item) return;
   const QString id = idOf(item);
   QMenu menu(this);
@@ -195,7 +198,8 @@ void HistoryDock::contextMenu(const QPoint& pos) {
     setChecked({id}, id);
     emit selectionChanged(checked(), primary_);
   });
-  menu.addAction(tr("Load its settings into the panel"), this, [this, id] { emit loadSettingsRequested(id); });
+  menu.addAction(runIndex >= 0 ? tr("Load this run's settings into the panel") : tr("Load its settings into the panel"),
+                 this, [this, id, runIndex] { emit loadSettingsRequested(id, runIndex); });
   menu.addSeparator();
   menu.addAction(tr("Remove from history"), this, [this, id] { emit removeRequested(id); });
   menu.exec(tree_->viewport()->mapToGlobal(pos));

@@ -42,7 +42,9 @@ class HistoryDock : public QWidget {
  signals:
   void selectionChanged(const QStringList& checked, const QString& primary);
   void removeRequested(const QString& id);
-  void loadSettingsRequested(const QString& id);
+  // The settings of run `runIndex` of entry `id` into the panel; -1: the entry's (its first run,
+  // and its sweep when it is one).
+  void loadSettingsRequested(const QString& id, int runIndex);
   // A run's row was clicked: show that run (its entry checked) in the single-run views.
   void runChosen(const QString& id, int runIndex);
 

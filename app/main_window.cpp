@@ -172,9 +172,14 @@ void MainWindow::buildUi() {
     checked_.removeAll(id);
     selectEntries(checked_, primary_ == id ? QString() : primary_);
   });
-  connect(historyDock_, &HistoryDock::loadSettingsRequested, this, [this](const QString& id) {
+  connect(historyDock_, &HistoryDock::loadSettingsRequested, this, [this](const QString& id, int runIndex) {
     QString why;
-    if (ResultsPtr file = history_->results(id, &why); file && !file->runs.empty()) {
+    ResultsPtr file = history_->results(id, &why);
+    if (file && runIndex >= 0 && runIndex < static_cast<int>(file->runs.size())) {
+      // One run of the file: exactly its request, without the file's sweep.
+      panel_->setRequest(file->runs[static_cast<size_t>(runIndex)].request);
+      panel_->setSweep(QString(), QString());
+    } else if (file && !file->runs.empty()) {
       panel_->setRequest(file->runs.front().request);
       // A sweep runs again as a sweep: its axis and values with the first point as the base.
       const SweepAxis* axis = file->sweep.size() == 1 ? &file->sweep.front() : nullptr;

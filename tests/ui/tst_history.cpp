@@ -227,6 +227,16 @@ class TstHistory : public QObject {
     QCOMPARE(w.selection().primaryRun()->run().request.family, clustering::kKMeans);
     tree->setCurrentItem(entry->child(0));
     QCOMPARE(w.selection().primaryRun()->run().request.family, transpose::kFamily);
+
+    // "Load this run's settings" on the k-means row loads the k-means run's request (it loaded
+    // the file's first run, the transpose); on the file's row, the first run's.
+    const QString id = entry->data(0, Qt::UserRole).toString();
+    emit w.historyDock()->loadSettingsRequested(id, 1);
+    QCOMPARE(w.panel()->request().family, clustering::kKMeans);
+    QCOMPARE(w.panel()->request().section<ClusteringProblem>().n, int64_t(1000));
+    emit w.historyDock()->loadSettingsRequested(id, -1);
+    QCOMPARE(w.panel()->request().family, transpose::kFamily);
+    QCOMPARE(w.panel()->request().section<TransposeProblem>().width, int64_t(512));
   }
 
   void historySurvivesARestart() {
