@@ -58,8 +58,8 @@ KL_HD bool strategyApplies(Strategy s, int64_t w, int64_t h) {
 //  - a side of 5..32: staged in shared memory (16 x 1e6: 0.96, registers 0.60, tile 0.70;
 //    1e6 x 16: 0.92);
 //  - wider: the tile (200 x 1e6: 0.87 in one stripe, staged 0.76; 1e6 x 200: 0.94, staged
-//    0.88; 64 x 1e6 the two within 1 %), with sector-aligned output rows when the output rows (height floats) are
-//    off the 32-byte grid (8191 x 8193: 0.73, the plain tile 0.58).
+//    0.88; 64 x 1e6 the two within 1 %), with sector-aligned output rows when the output rows
+//    (height floats) are off the 32-byte grid (8191 x 8193: 0.73, the plain tile 0.58).
 KL_HD Strategy chooseStrategy(int64_t w, int64_t h) {
   if (w <= 4) return Strategy::NarrowWidth;
   if (h <= 4) return Strategy::NarrowHeight;
