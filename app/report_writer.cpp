@@ -384,9 +384,10 @@ QString reportHtml(const ReportContent& c, const QHash<QString, QString>& imageU
       QStringList notes;
       for (const QString& n : f.notes) notes << esc(n);
       if (!f.notesAlsoUnder.isEmpty()) {
+        QVector<int> under = f.notesAlsoUnder;
+        std::sort(under.begin(), under.end());
         QStringList numbers;
-        for (int n : f.notesAlsoUnder) numbers << QString::number(n);
-        std::sort(numbers.begin(), numbers.end(), [](const QString& a, const QString& b) { return a.toInt() < b.toInt(); });
+        for (int n : under) numbers << QString::number(n);
         notes << esc(numbers.size() == 1
                          ? QObject::tr("The other notes of this chart are under Figure %1.").arg(numbers.front())
                          : QObject::tr("The other notes of this chart are under Figures %1 and %2.")
