@@ -160,7 +160,7 @@ class TstAccessModel : public QObject {
   }
 
   // Issue 18's lens: an odd size puts every plain-tile row piece off the sector grid (5 sectors for
-  // 128 bytes); the aligned tile's body stores are whole sectors; the narrow strategy's 16-byte
+  // 128 bytes); the aligned stripe's body stores are whole sectors; the narrow strategy's 16-byte
   // stores cover 512 contiguous bytes per warp.
   void oddSizesAndNarrowStrategiesInSectors() {
     // Warp 1 writes output rows 33, 41, ... (warp 0's rows 32, 40, ... happen to start on a
@@ -170,7 +170,7 @@ class TstAccessModel : public QObject {
     for (const Request* q : pick(tile, Space::Global, Kind::Store)) offGrid += q->sectors == 5;
     QVERIFY(offGrid > 0);
     const WarpReport aligned = analyze(query("best", 32, 256, 8191, 8193, {1, 1}, 1));
-    QVERIFY(aligned.description.find("aligned-tile") != std::string::npos);
+    QVERIFY(aligned.description.find("aligned-stripe") != std::string::npos);
     for (const Request* q : pick(aligned, Space::Global, Kind::Store)) {
       QCOMPARE(q->sectors, q->idealSectors);  // whole sectors in the body
       QCOMPARE(q->efficiency, 1.0);

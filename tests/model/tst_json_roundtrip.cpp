@@ -70,7 +70,7 @@ class TstJsonRoundtrip : public QObject {
     QCOMPARE(back.schemaVersion, kSchemaVersion);
     // The best transpose's strategy (issue 18) and an approximate verification (issue 10).
     QCOMPARE(back.runs.front().variants.back().variant, std::string("best"));
-    QCOMPARE(back.runs.front().variants.back().strategy, std::string("aligned-tile"));
+    QCOMPARE(back.runs.front().variants.back().strategy, std::string("aligned-stripe"));
     VariantResult approx;
     approx.variant = "cublas";
     approx.verification.performed = approx.verification.passed = true;

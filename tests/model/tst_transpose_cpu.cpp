@@ -89,9 +89,11 @@ class TstTransposeCpu : public QObject {
     QTest::addColumn<int>("w");
     QTest::addColumn<int>("h");
     const int sizes[][2] = {{3, 1001},  {16, 999}, {1, 50},  {1001, 3},   {999, 16}, {200, 777},
-                            {777, 200}, {33, 65},  {64, 64}, {1001, 999}, {17, 300}, {300, 17}};
+                            {777, 200}, {33, 65},  {64, 64}, {1001, 999}, {17, 300}, {300, 17},
+                            {120, 130}, {65, 137}};
     for (const char* st :
-         {"tile", "aligned-tile", "narrow-width", "narrow-height", "staged-rows", "staged-cols"})
+         {"tile", "aligned-tile", "aligned-stripe", "tile-40", "narrow-width", "narrow-height",
+          "staged-rows", "staged-cols"})
       for (auto& sz : sizes)
         if (strategyApplies(*strategyFromString(st), sz[0], sz[1]))
           QTest::newRow(qPrintable(QString("%1 %2x%3").arg(st).arg(sz[0]).arg(sz[1])))
@@ -120,10 +122,13 @@ class TstTransposeCpu : public QObject {
     QCOMPARE(chooseStrategy(1000000, 3), Strategy::NarrowHeight);
     QCOMPARE(chooseStrategy(16, 1000000), Strategy::StagedRows);
     QCOMPARE(chooseStrategy(1000000, 16), Strategy::StagedCols);
-    QCOMPARE(chooseStrategy(200, 1000000), Strategy::Tile);
+    QCOMPARE(chooseStrategy(200, 1000000), Strategy::Tile40);
+    QCOMPARE(chooseStrategy(192, 1000000), Strategy::Tile);
+    QCOMPARE(chooseStrategy(680, 1000000), Strategy::Tile);  // 17 tiles of 40: past one stripe
     QCOMPARE(chooseStrategy(1000000, 200), Strategy::Tile);
     QCOMPARE(chooseStrategy(8192, 8192), Strategy::Tile);
-    QCOMPARE(chooseStrategy(8191, 8193), Strategy::AlignedTile);
+    QCOMPARE(chooseStrategy(8191, 8193), Strategy::AlignedStripe);
+    QCOMPARE(chooseStrategy(8193, 8191), Strategy::AlignedStripe);
     // The run says which strategy moved the shape; the seed variants say nothing.
     RunRequest r = request(3, 1000, 32, 256);
     r.variants = {"padded", "best"};

@@ -26,6 +26,17 @@ constexpr int kStagedMax = 256;
 // Extra input rows the aligned tile keeps above its 32, so any output row can start its
 // 32-element piece up to 7 elements early, on a sector boundary.
 constexpr int kAlignShift = 8;
+// The aligned stripe (odd sizes): 64 input columns x 64 rows per block in two steps of 32, with
+// the 8 rows above staged too.
+constexpr int kStripeWidth = 64;
+constexpr int kStripeStep = 32;
+constexpr int kStripeRows = 2 * kStripeStep;
+constexpr int kStripeStaged = kAlignShift + kStripeRows;  // 72 rows in shared memory
+constexpr int kStripePitch = kStripeStaged + 1;           // odd: 32 columns of a row hit 32 banks
+// The 40-wide tile (widths that are a multiple of 40): 40 columns x 64 rows per block.
+constexpr int kTile40Width = 40;
+constexpr int kTile40Rows = 64;
+constexpr int kTile40Pitch = kTile40Rows + 1;
 
 // Rows (or columns) a staged block moves: whole 128-byte output pieces at least, more for
 // narrower matrices so each output row gets a longer run per block (shared memory stays near
@@ -47,6 +58,10 @@ KL_HD bool strategyApplies(Strategy s, int64_t w, int64_t h) {
       return h <= kStagedMax;
     case Strategy::AlignedTile:  // grid y limit
       return (h + kAlignShift - 1 + 31) / 32 <= 65535;
+    case Strategy::AlignedStripe:
+      return (h + kAlignShift - 1 + 63) / 64 <= 65535;
+    case Strategy::Tile40:
+      return (h + 63) / 64 <= 65535;
     default:
       return true;
   }
@@ -57,15 +72,21 @@ KL_HD bool strategyApplies(Strategy s, int64_t w, int64_t h) {
 //    stage 0.81);
 //  - a side of 5..32: staged in shared memory (16 x 1e6: 0.96, registers 0.60, tile 0.70;
 //    1e6 x 16: 0.92);
-//  - wider: the tile (200 x 1e6: 0.87 in one stripe, staged 0.76; 1e6 x 200: 0.94, staged
-//    0.88; 64 x 1e6 the two within 1 %), with sector-aligned output rows when the output rows
-//    (height floats) are off the 32-byte grid (8191 x 8193: 0.73, the plain tile 0.58).
+//  - wider: the tile (1e6 x 200: 0.94, staged 0.88; 64 x 1e6 the two within 1 %);
+//  - output rows (height floats) off the 32-byte grid: the aligned stripe (8191 x 8193: 0.92; the
+//    aligned tile 0.74, the plain tile 0.58-0.73; 2026-12-02);
+//  - a width that is a multiple of 40 but not of 32, up to 16 tiles: the 40-wide tile (200 x 1e6:
+//    0.89, the 32-wide tile in one stripe 0.87, staged 0.76).
 KL_HD Strategy chooseStrategy(int64_t w, int64_t h) {
   if (w <= 4) return Strategy::NarrowWidth;
   if (h <= 4) return Strategy::NarrowHeight;
   if (w <= 32 && h >= 8 * w) return Strategy::StagedRows;
   if (h <= 32 && w >= 8 * h) return Strategy::StagedCols;
-  if (h % 8 != 0 && strategyApplies(Strategy::AlignedTile, w, h)) return Strategy::AlignedTile;
+  if (h % 8 != 0 && strategyApplies(Strategy::AlignedStripe, w, h))
+    return Strategy::AlignedStripe;
+  if (w % kTile40Width == 0 && w % 32 != 0 && w <= 16 * kTile40Width &&
+      strategyApplies(Strategy::Tile40, w, h))
+    return Strategy::Tile40;
   return Strategy::Tile;
 }
 
@@ -74,6 +95,10 @@ KL_HD int sharedFloats(const Geometry& g) {
   switch (g.strategy) {
     case Strategy::AlignedTile:
       return (32 + kAlignShift) * 33;
+    case Strategy::AlignedStripe:
+      return kStripeWidth * kStripePitch;
+    case Strategy::Tile40:
+      return kTile40Width * kTile40Pitch;
     case Strategy::StagedRows:
       return static_cast<int>(g.width) * (g.span + 1);
     case Strategy::StagedCols:
@@ -333,6 +358,145 @@ KL_HD void alignedTileStore(const Geometry& g, BlockCoord t, int tx, int ty, Mem
   }
 }
 
+// ---- AlignedStripe: odd sizes, the measured rule --------------------------------------------------
+// The aligned tile's cut (every output row piece starts on a sector), moved by a block of 32 x 8
+// threads over a stripe 64 input columns wide and 64 rows deep (two steps of 32), plus the 8 rows
+// above it: 72 rows staged, so the extra rows cost 8/64 instead of the aligned tile's 8/32, and
+// the 64-float input row pieces touch 9 sectors per 8 instead of 5 per 4. Phase 1 loads the second
+// step's rows into registers, writes the first step's output pieces, then stages the registers:
+// on the GPU the second step's loads are in flight while the first step is written. 32 registers
+// with 32-bit indices, 8 blocks per SM. H200, 2026-12-02: 0.92 of cudaMemcpy at 8191 x 8193 (the
+// aligned tile 0.74): docs/BENCHMARKS.md.
+//
+// `I` is the index type: int32_t when every index of the matrix fits (fewer registers, the
+// measured case), int64_t otherwise and on the CPU.
+
+KL_HD bool stripeInterior(const Geometry& g, BlockCoord t) {
+  const int64_t x0 = static_cast<int64_t>(t.x) * kStripeWidth;
+  const int64_t y0 = static_cast<int64_t>(t.y) * kStripeRows;
+  return y0 >= kAlignShift && y0 + kStripeRows <= g.height && x0 + kStripeWidth <= g.width;
+}
+
+// Whether 32-bit indices reach every element a stripe block computes (edge blocks compute
+// indices up to a stripe beyond the matrix before their guards).
+KL_HD bool stripeFitsInt32(int64_t w, int64_t h) {
+  return (w + kStripeWidth) * (h + kStripeStaged) < (int64_t(1) << 31);
+}
+
+// R staged rows starting at staged row `first` (staged row 0 is input row y0 - 8): thread
+// f = tx + 32 ty reads column f % 64 of rows first + f / 64 + 4 i, a warp 32 contiguous floats.
+template <class I, int R, class Mem>
+KL_HD void stripeFetch(const Geometry& g, BlockCoord t, int tx, int ty, int first, float (&v)[R],
+                       Mem& m) {
+  const int f = tx + 32 * ty;
+  const I w = static_cast<I>(g.width), h = static_cast<I>(g.height);
+  const I x = static_cast<I>(t.x) * kStripeWidth + f % kStripeWidth;
+  const I y = static_cast<I>(t.y) * kStripeRows - kAlignShift + first + f / kStripeWidth;
+  if (stripeInterior(g, t)) {
+    const I base = y * w + x;
+    KL_UNROLL
+    for (int i = 0; i < R; ++i) v[i] = m.loadGlobal(base + static_cast<I>(4 * i) * w);
+    return;
+  }
+  KL_UNROLL
+  for (int i = 0; i < R; ++i) {
+    const I yi = y + 4 * i;
+    v[i] = (yi >= 0 && yi < h && x < w) ? m.loadGlobal(yi * w + x) : 0.0f;
+  }
+}
+
+template <int R, class Mem>
+KL_HD void stripeStage(int tx, int ty, int first, const float (&v)[R], Mem& m) {
+  const int f = tx + 32 * ty;
+  const int c = f % kStripeWidth, r = first + f / kStripeWidth;
+  KL_UNROLL
+  for (int i = 0; i < R; ++i) m.storeShared(c * kStripePitch + r + 4 * i, v[i]);
+}
+
+// Step `step`'s output pieces: warp ty writes output rows x0 + ty + 8 i, lane tx element
+// y0 + 32 step - s + tx of each, s = (row start + y0) mod 8 putting the piece on a sector.
+template <class I, class Mem>
+KL_HD void stripeStore(const Geometry& g, BlockCoord t, int tx, int ty, int step, Mem& m) {
+  const I w = static_cast<I>(g.width), h = static_cast<I>(g.height);
+  const I x0 = static_cast<I>(t.x) * kStripeWidth, y0 = static_cast<I>(t.y) * kStripeRows;
+  const bool interior = stripeInterior(g, t);
+  KL_UNROLL
+  for (int i = 0; i < kStripeWidth / 8; ++i) {
+    const int c = ty + 8 * i;
+    const I row = (x0 + c) * h;
+    const int s = static_cast<int>((row + y0) & 7);
+    const int staged = kAlignShift + kStripeStep * step - s + tx;
+    const I y = y0 + kStripeStep * step - s + tx;
+    if (interior || (x0 + c < w && y >= 0 && y < h))
+      m.storeGlobal(row + y, m.loadShared(c * kStripePitch + staged));
+  }
+}
+
+// The three phases: stage rows 0..39; load rows 40..71, write step 0, stage them; write step 1.
+template <class I, class Mem>
+KL_HD void alignedStripePhase(int phase, const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
+  if (phase == 0) {
+    float v[(kAlignShift + kStripeStep) / 4];
+    stripeFetch<I>(g, t, tx, ty, 0, v, m);
+    stripeStage(tx, ty, 0, v, m);
+  } else if (phase == 1) {
+    float v[kStripeStep / 4];
+    stripeFetch<I>(g, t, tx, ty, kAlignShift + kStripeStep, v, m);
+    stripeStore<I>(g, t, tx, ty, 0, m);
+    stripeStage(tx, ty, kAlignShift + kStripeStep, v, m);
+  } else {
+    stripeStore<I>(g, t, tx, ty, 1, m);
+  }
+}
+
+// ---- Tile40: widths that are a multiple of 40 -------------------------------------------------
+// The point-cloud width D = 200 is 6 x 32 + 8: 32-wide tiles leave the seventh tile a quarter
+// full, and its blocks move a quarter of the bytes for the same fixed cost. 40 x 64 tiles fill
+// 5 columns exactly (32 x 4 threads, 20 elements each; 40-float row pieces are 5 whole sectors
+// when the row is). H200, 2026-12-02, 200 x 1e6: 0.89 of cudaMemcpy, the 32-wide tile 0.87.
+
+KL_HD bool tile40FitsInt32(int64_t w, int64_t h) {
+  return (w + kTile40Width) * (h + kTile40Rows) < (int64_t(1) << 31);
+}
+
+template <class I, class Mem>
+KL_HD void tile40Phase(int phase, const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
+  constexpr int kThreads = 128, kPer = kTile40Width * kTile40Rows / kThreads;
+  const int f = tx + 32 * ty;
+  const I w = static_cast<I>(g.width), h = static_cast<I>(g.height);
+  const I x0 = static_cast<I>(t.x) * kTile40Width, y0 = static_cast<I>(t.y) * kTile40Rows;
+  const bool interior = x0 + kTile40Width <= w && y0 + kTile40Rows <= h;
+  if (phase == 0) {
+    if (interior) {
+      float v[kPer];
+      const I base = y0 * w + x0;
+      KL_UNROLL
+      for (int i = 0; i < kPer; ++i) {
+        const int e = f + kThreads * i, r = e / kTile40Width, c = e % kTile40Width;
+        v[i] = m.loadGlobal(base + static_cast<I>(r) * w + c);
+      }
+      KL_UNROLL
+      for (int i = 0; i < kPer; ++i) {
+        const int e = f + kThreads * i, r = e / kTile40Width, c = e % kTile40Width;
+        m.storeShared(c * kTile40Pitch + r, v[i]);
+      }
+      return;
+    }
+    for (int i = 0; i < kPer; ++i) {
+      const int e = f + kThreads * i, r = e / kTile40Width, c = e % kTile40Width;
+      if (x0 + c < w && y0 + r < h)
+        m.storeShared(c * kTile40Pitch + r, m.loadGlobal((y0 + r) * w + x0 + c));
+    }
+    return;
+  }
+  KL_UNROLL
+  for (int i = 0; i < kPer; ++i) {
+    const int e = f + kThreads * i, c = e / kTile40Rows, r = e % kTile40Rows;
+    if (interior || (x0 + c < w && y0 + r < h))
+      m.storeGlobal((x0 + c) * h + y0 + r, m.loadShared(c * kTile40Pitch + r));
+  }
+}
+
 // ---- dispatch
 // -----------------------------------------------------------------------------------
 
@@ -404,6 +568,7 @@ KL_HD void withNarrowDim(int d, Fn&& fn) {
 KL_HD int blockPhaseCount(Variant v, const Geometry& g) {
   if (v != Variant::Best) return phaseCount(v);
   if (g.strategy == Strategy::NarrowWidth || g.strategy == Strategy::NarrowHeight) return 1;
+  if (g.strategy == Strategy::AlignedStripe) return 3;
   return 2;
 }
 
@@ -442,6 +607,12 @@ KL_HD void runBlockPhase(Variant v, int phase, const Geometry& g, BlockCoord t, 
         alignedTileLoad(g, t, tx, ty, m);
       else
         alignedTileStore(g, t, tx, ty, m);
+      break;
+    case Strategy::AlignedStripe:
+      alignedStripePhase<int64_t>(phase, g, t, tx, ty, m);
+      break;
+    case Strategy::Tile40:
+      tile40Phase<int64_t>(phase, g, t, tx, ty, m);
       break;
     default:
       runPhase(v, phase, g, t, tx, ty, m);

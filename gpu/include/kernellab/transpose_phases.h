@@ -34,6 +34,8 @@ enum class Strategy {
   StagedRows,    // width <= 256: a block stages whole input rows (points) in
                  // shared memory
   StagedCols,    // height <= 256: a block stages a band of columns of every row
+  AlignedStripe,  // odd sizes: sector-aligned output pieces, 64 x 64 per block in two steps
+  Tile40,         // widths that are a multiple of 40 (D = 200): 40 x 64 tiles
 };
 
 // Four consecutive floats, moved as one 16-byte access (float4 on the GPU).
@@ -105,7 +107,8 @@ KL_HD BlockCoord tileFor(Variant v, const Geometry& g, int bx, int by) {
   if (v == Variant::Best) {
     // Tile strategies walk the grouped order; the others index a 1-D grid of
     // row or column bands.
-    if (g.strategy == Strategy::Tile || g.strategy == Strategy::AlignedTile)
+    if (g.strategy == Strategy::Tile || g.strategy == Strategy::AlignedTile ||
+        g.strategy == Strategy::AlignedStripe || g.strategy == Strategy::Tile40)
       return groupedTile(bx, by, g.gridX, g.gridY, g.group);
     return cartesianTile(bx, by, g.gridX, g.gridY);
   }

@@ -170,6 +170,53 @@ __global__ void __launch_bounds__(128)
   cuda::blockEnd<kRecord>(d_slots, start, t);
 }
 
+// Threads an SM can hold, per target architecture, for the minimum-blocks hints below (asking
+// for more than an SM holds is ignored with a warning).
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900
+constexpr int kSmThreads = 2048;
+#elif __CUDA_ARCH__ >= 860
+constexpr int kSmThreads = 1536;
+#else
+constexpr int kSmThreads = 1024;
+#endif
+constexpr int minBlocks(int wanted, int threads) {
+  return wanted * threads <= kSmThreads ? wanted : kSmThreads / threads;
+}
+
+// Odd sizes, the rule's choice: sector-aligned output pieces over a 64 x 64 stripe in two steps
+// (transpose_best_phases.h). 32 registers with 32-bit indices: 8 blocks of 256 threads per SM.
+template <class I, bool kRecord>
+__global__ void __launch_bounds__(256, minBlocks(sizeof(I) == 4 ? 8 : 4, 256))
+    transposeAlignedStripeKernel(const float* __restrict__ d_in, float* __restrict__ d_out,
+                                 Geometry g, cuda::BlockSlot* d_slots) {
+  __shared__ float stage[kStripeWidth * kStripePitch];
+  const auto start = cuda::blockStart<kRecord>();
+  const BlockCoord t = groupedTile(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y, g.group);
+  DeviceMem m{d_in, d_out, stage};
+  alignedStripePhase<I>(0, g, t, threadIdx.x, threadIdx.y, m);
+  __syncthreads();
+  alignedStripePhase<I>(1, g, t, threadIdx.x, threadIdx.y, m);
+  __syncthreads();
+  alignedStripePhase<I>(2, g, t, threadIdx.x, threadIdx.y, m);
+  cuda::blockEnd<kRecord>(d_slots, start, t);
+}
+
+// Widths that are a multiple of 40: 40 x 64 tiles, 20 elements per thread (48 registers: 10
+// blocks of 128 threads per SM, the best of 8..16 measured).
+template <class I, bool kRecord>
+__global__ void __launch_bounds__(128, minBlocks(sizeof(I) == 4 ? 10 : 8, 128))
+    transposeTile40Kernel(const float* __restrict__ d_in, float* __restrict__ d_out, Geometry g,
+                          cuda::BlockSlot* d_slots) {
+  __shared__ float tile[kTile40Width * kTile40Pitch];
+  const auto start = cuda::blockStart<kRecord>();
+  const BlockCoord t = groupedTile(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y, g.group);
+  DeviceMem m{d_in, d_out, tile};
+  tile40Phase<I>(0, g, t, threadIdx.x, threadIdx.y, m);
+  __syncthreads();
+  tile40Phase<I>(1, g, t, threadIdx.x, threadIdx.y, m);
+  cuda::blockEnd<kRecord>(d_slots, start, t);
+}
+
 // Narrow matrices in registers: D is the short side, a compile-time constant.
 template <int D, bool kRecord>
 __global__ void __launch_bounds__(256)
@@ -256,6 +303,22 @@ BestKernel bestKernel(const Geometry& g, bool record) {
     case Strategy::AlignedTile:
       b.fn = record ? transposeAlignedTileKernel<true> : transposeAlignedTileKernel<false>;
       b.name = "transposeAlignedTileKernel";
+      break;
+    case Strategy::AlignedStripe:
+      if (stripeFitsInt32(g.width, g.height))
+        b.fn = record ? transposeAlignedStripeKernel<int32_t, true>
+                      : transposeAlignedStripeKernel<int32_t, false>;
+      else
+        b.fn = record ? transposeAlignedStripeKernel<int64_t, true>
+                      : transposeAlignedStripeKernel<int64_t, false>;
+      b.name = "transposeAlignedStripeKernel";
+      break;
+    case Strategy::Tile40:
+      if (tile40FitsInt32(g.width, g.height))
+        b.fn = record ? transposeTile40Kernel<int32_t, true> : transposeTile40Kernel<int32_t, false>;
+      else
+        b.fn = record ? transposeTile40Kernel<int64_t, true> : transposeTile40Kernel<int64_t, false>;
+      b.name = "transposeTile40Kernel";
       break;
     case Strategy::NarrowWidth:
     case Strategy::NarrowHeight: {

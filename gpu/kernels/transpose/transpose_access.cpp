@@ -52,6 +52,19 @@ std::string strategyTraceNote(const transpose::Geometry& g, BlockCoord tile) {
                      "first piece)"
                    : "");
     }
+    case Strategy::AlignedStripe: {
+      const bool head = tile.y == 0;
+      return std::string("stripe (") + std::to_string(tile.x) + "," + std::to_string(tile.y) +
+             "): loads 72 rows of 64 columns (8 above the block's 64) in two steps; every "
+             "output row piece starts on a sector, so body stores touch 4 whole sectors per "
+             "warp, and the 64-float input pieces touch 8 or 9 sectors per two warp loads" +
+             (head ? "; this block holds the head of each output row (a partial first piece)"
+                   : "");
+    }
+    case Strategy::Tile40:
+      return "40 x 64 tile: each warp load covers 32 consecutive elements of the tile's "
+             "40-float rows (whole sectors when a row is 160 bytes from the last), each warp "
+             "store a 128-byte piece of one output row";
     case Strategy::NarrowWidth:
     case Strategy::NarrowHeight:
       return "16-byte accesses (buffers 'in (16-byte)' and 'out (16-byte)'): "

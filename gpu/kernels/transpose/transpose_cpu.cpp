@@ -40,8 +40,9 @@ const std::vector<VariantInfo>& variants() {
        "Tuned on the H200, its strategy chosen by shape: the padded tile in "
        "stripes 4 tiles wide (one stripe when the matrix is at most 16 tiles wide) "
        "(8 elements per thread, 32x4 threads) for large matrices, "
-       "sector-aligned output rows for "
-       "odd sizes, registers or staged rows for narrow point-cloud layouts (N "
+       "sector-aligned output rows in 64 x 64 stripes for "
+       "odd sizes, 40-wide tiles for widths that are a multiple of 40 (D = 200), "
+       "registers or staged rows for narrow point-cloud layouts (N "
        "x D, D <= 256)."},
   };
   return table;
@@ -83,8 +84,8 @@ std::optional<Strategy> forcedStrategy(int64_t w, int64_t h) {
   const std::optional<Strategy> s = strategyFromString(env);
   if (!s)
     throw InputError(std::string("KERNELLAB_TRANSPOSE_STRATEGY=") + env +
-                     " is not a strategy (tile, aligned-tile, narrow-width, narrow-height, "
-                     "staged-rows, staged-cols)");
+                     " is not a strategy (tile, aligned-tile, aligned-stripe, tile-40, narrow-width, "
+                     "narrow-height, staged-rows, staged-cols)");
   if (!strategyApplies(*s, w, h))
     throw InputError(std::string("KERNELLAB_TRANSPOSE_STRATEGY=") + env + " cannot move a " +
                      std::to_string(w) + "x" + std::to_string(h) + " matrix (" +
@@ -103,9 +104,21 @@ Geometry bestGeometry(const RunRequest& r, int maxThreadsPerBlock) {
                      ": width and height must be at least 1");
   const Strategy s = forcedStrategy(w, h).value_or(chooseStrategy(w, h));
   Geometry g;
-  if (s == Strategy::Tile || s == Strategy::AlignedTile) {
+  if (s == Strategy::Tile || s == Strategy::AlignedTile || s == Strategy::AlignedStripe ||
+      s == Strategy::Tile40) {
     g = makeGeometry(shaped, Variant::Padded, maxThreadsPerBlock);
     g.blockRows = kBestRows;
+    // The strategies' own block shapes: the stripe 64 x 64 (+8 rows above) with 32 x 8 threads,
+    // the 40-wide tile 40 x 64 with 32 x 4.
+    if (s == Strategy::AlignedStripe) {
+      g.blockRows = kStrategyRows;
+      g.gridX = static_cast<int>((w + kStripeWidth - 1) / kStripeWidth);
+      g.gridY = static_cast<int>((h + kAlignShift - 1 + kStripeRows - 1) / kStripeRows);
+    }
+    if (s == Strategy::Tile40) {
+      g.gridX = static_cast<int>((w + kTile40Width - 1) / kTile40Width);
+      g.gridY = static_cast<int>((h + kTile40Rows - 1) / kTile40Rows);
+    }
     // A matrix at most kWholeWidthTiles tiles wide walks in one stripe as wide as the matrix: the
     // resident blocks then read whole input rows (200 x 1e6, 800-byte rows: 0.866 of cudaMemcpy
     // against 0.844 in stripes of 4, which read each row in two visits far apart; H200,
@@ -162,6 +175,10 @@ const char* toString(Strategy s) {
       return "tile";
     case Strategy::AlignedTile:
       return "aligned-tile";
+    case Strategy::AlignedStripe:
+      return "aligned-stripe";
+    case Strategy::Tile40:
+      return "tile-40";
     case Strategy::NarrowWidth:
       return "narrow-width";
     case Strategy::NarrowHeight:
@@ -175,8 +192,9 @@ const char* toString(Strategy s) {
 }
 
 std::optional<Strategy> strategyFromString(const std::string& id) {
-  for (Strategy s : {Strategy::Tile, Strategy::AlignedTile, Strategy::NarrowWidth,
-                     Strategy::NarrowHeight, Strategy::StagedRows, Strategy::StagedCols})
+  for (Strategy s : {Strategy::Tile, Strategy::AlignedTile, Strategy::AlignedStripe,
+                     Strategy::Tile40, Strategy::NarrowWidth, Strategy::NarrowHeight,
+                     Strategy::StagedRows, Strategy::StagedCols})
     if (id == toString(s)) return s;
   return std::nullopt;
 }
@@ -189,6 +207,13 @@ std::string strategyDescription(Strategy s) {
       return "padded tile whose output row pieces start on 32-byte sectors (odd "
              "sizes: a "
              "partial head per output row, whole sectors after it)";
+    case Strategy::AlignedStripe:
+      return "output row pieces on 32-byte sectors like the aligned tile, a block moving 64 "
+             "columns x 64 rows in two steps (72 rows staged, 32 x 8 threads), the second "
+             "step's loads in flight while the first is written";
+    case Strategy::Tile40:
+      return "40 x 64 tile, 32x4 threads: a width that is a multiple of 40 (D = 200) fills "
+             "whole tiles where 32-wide tiles leave the last one partly empty";
     case Strategy::NarrowWidth:
       return "width <= 16: each thread moves 4 rows x width in registers, "
              "16-byte loads and "
