@@ -420,15 +420,19 @@ KL_HD void stripeStore(const Geometry& g, BlockCoord t, int tx, int ty, int step
   const I w = static_cast<I>(g.width), h = static_cast<I>(g.height);
   const I x0 = static_cast<I>(t.x) * kStripeWidth, y0 = static_cast<I>(t.y) * kStripeRows;
   const bool interior = stripeInterior(g, t);
+  // Output row x0 + ty + 8 i starts at rowStart + i * 8h, and its shift to the sector grid steps
+  // by 8h mod 8: no multiplication per row.
+  const I rowStart = (x0 + ty) * h, rowStep = 8 * h;
+  const int s0 = static_cast<int>((rowStart + y0) & 7), sStep = static_cast<int>(rowStep & 7);
+  const I y1 = y0 + kStripeStep * step + tx;  // this lane's element before the shift
   KL_UNROLL
   for (int i = 0; i < kStripeWidth / 8; ++i) {
     const int c = ty + 8 * i;
-    const I row = (x0 + c) * h;
-    const int s = static_cast<int>((row + y0) & 7);
-    const int staged = kAlignShift + kStripeStep * step - s + tx;
-    const I y = y0 + kStripeStep * step - s + tx;
+    const int s = (s0 + i * sStep) & 7;
+    const I y = y1 - s;
     if (interior || (x0 + c < w && y >= 0 && y < h))
-      m.storeGlobal(row + y, m.loadShared(c * kStripePitch + staged));
+      m.storeGlobal(rowStart + static_cast<I>(i) * rowStep + y,
+                    m.loadShared(c * kStripePitch + kAlignShift + kStripeStep * step - s + tx));
   }
 }
 

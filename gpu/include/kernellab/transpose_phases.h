@@ -91,15 +91,19 @@ KL_HD BlockCoord tileFor(Variant v, int bx, int by, int gridX, int gridY) {
 // wide, so the blocks resident at one time read a band of input rows AND write a band of output
 // rows in long runs (DRAM page locality for both sides), instead of reading rows while writing
 // 128-byte pieces scattered over the whole output. A bijection: bid -> (stripe, offset).
+// `I` is the index type of the block number: 32 bits when the grid has fewer than 2^31 blocks
+// (a 64-bit division is a long subroutine on the GPU, paid by every thread of every block).
+template <class I = int64_t>
 KL_HD BlockCoord groupedTile(int bx, int by, int gridX, int gridY, int group) {
   if (group <= 0) return cartesianTile(bx, by, gridX, gridY);
-  const int64_t bid = bx + static_cast<int64_t>(gridX) * by;
-  const int64_t perStripe = static_cast<int64_t>(group) * gridY;
+  const I bid = bx + static_cast<I>(gridX) * by;
+  const I perStripe = static_cast<I>(group) * gridY;
   const int stripe = static_cast<int>(bid / perStripe);
-  const int64_t r = bid % perStripe;
+  const I r = bid - stripe * perStripe;
   const int first = stripe * group;
   const int cols = gridX - first < group ? gridX - first : group;
-  return {first + static_cast<int>(r % cols), static_cast<int>(r / cols)};
+  const int row = static_cast<int>(r / cols);
+  return {first + static_cast<int>(r - static_cast<I>(row) * cols), row};
 }
 
 // The tile a block works on, for any variant and geometry.

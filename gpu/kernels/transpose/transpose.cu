@@ -191,7 +191,7 @@ __global__ void __launch_bounds__(256, minBlocks(sizeof(I) == 4 ? 8 : 4, 256))
                                  Geometry g, cuda::BlockSlot* d_slots) {
   __shared__ float stage[kStripeWidth * kStripePitch];
   const auto start = cuda::blockStart<kRecord>();
-  const BlockCoord t = groupedTile(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y, g.group);
+  const BlockCoord t = groupedTile<I>(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y, g.group);
   DeviceMem m{d_in, d_out, stage};
   alignedStripePhase<I>(0, g, t, threadIdx.x, threadIdx.y, m);
   __syncthreads();
@@ -209,7 +209,7 @@ __global__ void __launch_bounds__(128, minBlocks(sizeof(I) == 4 ? 10 : 8, 128))
                           cuda::BlockSlot* d_slots) {
   __shared__ float tile[kTile40Width * kTile40Pitch];
   const auto start = cuda::blockStart<kRecord>();
-  const BlockCoord t = groupedTile(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y, g.group);
+  const BlockCoord t = groupedTile<I>(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y, g.group);
   DeviceMem m{d_in, d_out, tile};
   tile40Phase<I>(0, g, t, threadIdx.x, threadIdx.y, m);
   __syncthreads();
