@@ -125,9 +125,10 @@ MemoryNeed estimateMemory(const BudgetInput& in) {
     // update blocks' private K x D double sums (one block per SM: 256 bounds any GPU's count).
     const double engineState = 12.0 * n + 5.0 * centres + 24.0 * k +
                                256.0 * 8.0 * double(k) * d;
-    if (v.engine == Engine::Best && kmeans)  // + the list of unsure points and their masks
-      dev.push_back({"best k-means state",
-                     engineState + 20.0 * n + (k > 128 ? 4.0 * n * k : 0.0)});
+    // + the list of unsure points and their masks, and the N x K product of its default assign
+    // path (cuBLAS TF32; only the fused fallback does without it).
+    if (v.engine == Engine::Best && kmeans)
+      dev.push_back({"best k-means state", engineState + 20.0 * n + 4.0 * n * k});
     if (v.engine == Engine::Best && !kmeans)
       dev.push_back({"best k-centers state", 8.0 * n + 8.0 * k + 8.0 * grid});
     // best's state, plus the chosen centers' rows, their distances and the visited counts.

@@ -2,19 +2,21 @@
 // k-means, best variant (issue 10): exact labels at the speed of the TF32 tensor cores.
 //
 // Per iteration, on point-major points:
-//  1. assign: centerPrepKernel (C' = C - mean(C) and the norms), then the fused TF32 assign
-//     (kmeans_tf32_assign.cuh): x.c' on the tensor cores with operands rounded to nearest, the
-//     label of every point its proven bound decides, the others listed with their candidate
-//     centers; the N x K product is never stored. Moving the centers by their mean changes no
-//     arg-min (it adds the same -2 x.m to every center's distance) but shrinks |c'|, and with it
-//     the bound, when the centers sit close together (the first iterations from first-K centers).
-//     Where the fused assign cannot run (compute capability below 8.0, K above 128, or the centers
-//     too large for shared memory) the same bound decides from a cuBLAS TF32 product instead.
+//  1. assign: centerPrepKernel (C' = C - mean(C) and the norms), then x.c' in TF32 and the label
+//     of every point its proven bound decides, the others listed with their candidate centers.
+//     Moving the centers by their mean changes no arg-min (it adds the same -2 x.m to every
+//     center's distance) but shrinks |c'|, and with it the bound, when the centers sit close
+//     together (the first iterations from first-K centers). Two paths compute x.c':
+//     - cuBLAS's TF32 GEMM (the N x K product stored) and assignBoundKernel: the default, the
+//       faster one measured (H200, 2026-12-02: 0.99 ms per iteration against 1.09);
+//     - the fused TF32 assign (kmeans_tf32_assign.cuh: mma.sync on 256-point tiles, the product
+//       never stored, a tighter bound since the centers are rounded to nearest): where cuBLAS
+//       cannot be loaded, and the only path that needs no N x K buffer.
 //  2. exactFixKernel: one warp per listed point re-decides it in double among its candidates.
 //  3. updateSumsKernel and finalizeFromSumsKernel (shared with the peers): block-private sums,
 //     the exact score as Q - 2 c.S + n |c|^2 in double, the next centers.
 //
-// KERNELLAB_KMEANS_ASSIGN=cublas forces the cuBLAS path (for measuring one against the other).
+// KERNELLAB_KMEANS_ASSIGN=cublas or =fused forces a path (for measuring one against the other).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -36,24 +38,43 @@
 namespace kernellab::clustering::best {
 namespace {
 
-bool cublasForced() {
+enum class AssignPath { Default, Cublas, Fused };
+
+AssignPath forcedPath() {
   const char* v = std::getenv("KERNELLAB_KMEANS_ASSIGN");
-  return v && std::strcmp(v, "cublas") == 0;
+  if (v && std::strcmp(v, "cublas") == 0) return AssignPath::Cublas;
+  if (v && std::strcmp(v, "fused") == 0) return AssignPath::Fused;
+  return AssignPath::Default;
 }
 
 class BestKMeans final : public KMeansDeviceState {
  public:
   BestKMeans(const float* d_points, int64_t n, int d, int k, cudaStream_t stream)
       : KMeansDeviceState(n, d, k, stream) {
-    std::string why = "KERNELLAB_KMEANS_ASSIGN=cublas";
-    if (!cublasForced()) plan_ = planTf32Assign(k, d, why);
-    if (!plan_) {
-      fallbackWhy_ = why;
-      gemm_ = std::make_unique<CublasGemm>(stream, GemmPrecision::Tf32);
-      g_.allocate(static_cast<size_t>(n) * k);
+    const AssignPath forced = forcedPath();
+    if (forced != AssignPath::Fused) {
+      try {
+        gemm_ = std::make_unique<CublasGemm>(stream, GemmPrecision::Tf32);
+        if (forced == AssignPath::Cublas) pathNote_ = "KERNELLAB_KMEANS_ASSIGN=cublas";
+      } catch (const InputError&) {
+        if (forced == AssignPath::Cublas) throw;
+        pathNote_ = "cuBLAS not loaded";  // the fused assign needs no library
+      }
     } else {
-      masks_.allocate(static_cast<size_t>(n) * kMaskWords);
+      pathNote_ = "KERNELLAB_KMEANS_ASSIGN=fused";
     }
+    if (!gemm_) {
+      std::string why;
+      plan_ = planTf32Assign(k, d, why);
+      if (!plan_) {  // neither: the constructor names the missing library
+        pathNote_ = why;
+        gemm_ = std::make_unique<CublasGemm>(stream, GemmPrecision::Tf32);
+      }
+    }
+    if (!plan_) g_.allocate(static_cast<size_t>(n) * k);
+    // Candidate masks of the listed points, from either assign (the cuBLAS path up to 128 centers;
+    // above that the re-decision scans G).
+    if (plan_ || k <= 32 * kMaskWords) masks_.allocate(static_cast<size_t>(n) * kMaskWords);
     kappa_ = tf32BoundFactor(d, plan_ ? Tf32Rounding::TruncatePointsRoundCenters
                                       : Tf32Rounding::TruncateBoth);
     cc_.allocate(static_cast<size_t>(k) * d);
@@ -96,8 +117,10 @@ class BestKMeans final : public KMeansDeviceState {
       assignBoundKernel<<<static_cast<unsigned>((n_ + kPartThreads - 1) / kPartThreads),
                           kPartThreads, 0, stream_>>>(g_.get(), cn_.get(), cabs_.get(),
                                                       xnorm_.get(), n_, k_, kappa_, labels_.get(),
-                                                      unsure_.get(), unsureCount_.get());
+                                                      unsure_.get(), unsureCount_.get(),
+                                                      masks_.get());
       KL_CUDA_CHECK_LAUNCH(stream_);
+      cand.masks = masks_.get();  // null above 128 centers: the re-decision scans G
     }
     assign.stop(stream_);
     fix.start(stream_);
@@ -137,12 +160,13 @@ class BestKMeans final : public KMeansDeviceState {
             finalizeResources()};
   }
   std::string strategy() const override {
-    return plan_ ? "tf32-mma" : "cublas-tf32 (" + fallbackWhy_ + ")";
+    const std::string path = plan_ ? "tf32-mma" : "cublas-tf32";
+    return pathNote_.empty() ? path : path + " (" + pathNote_ + ")";
   }
 
  private:
   std::optional<Tf32AssignPlan> plan_;
-  std::string fallbackWhy_;
+  std::string pathNote_;  // why this path, when it is not the default
   std::unique_ptr<CublasGemm> gemm_;
   float kappa_ = 0;
   int fixGrid_ = 1;

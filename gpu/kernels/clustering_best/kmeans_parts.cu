@@ -102,11 +102,13 @@ __global__ void argminKernel(const float* __restrict__ G, const float* __restric
 __global__ void assignBoundKernel(const float* __restrict__ G, const float* __restrict__ cn,
                                   const float* __restrict__ cabs, const float* __restrict__ xnorm,
                                   int64_t n, int k, float kappa, int* __restrict__ labels,
-                                  int* __restrict__ unsure, int* __restrict__ unsureCount) {
+                                  int* __restrict__ unsure, int* __restrict__ unsureCount,
+                                  uint32_t* __restrict__ masks) {
   const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   bool sure = true;
+  float xn = 0.f, limit = 0.f;
   if (i < n) {
-    const float xn = xnorm[i];
+    xn = xnorm[i];
     float b1 = INFINITY, e1 = 0.f;  // the smallest s (lowest index at equal) and its bound
     int i1 = 0;
     float t1 = INFINITY, t2 = INFINITY;  // the two smallest s - bound
@@ -133,6 +135,7 @@ __global__ void assignBoundKernel(const float* __restrict__ G, const float* __re
     const float lower = j1 != i1 ? t1 : t2;  // the lowest any other center's s can really be
     sure = isfinite(b1) && lower > b1 + e1;
     labels[i] = sure ? i1 : -1;
+    limit = b1 + e1;
   }
   // Warp-aggregated append: one atomic per warp, not per point.
   const unsigned mask = __ballot_sync(0xffffffffu, !sure);
@@ -141,7 +144,19 @@ __global__ void assignBoundKernel(const float* __restrict__ G, const float* __re
     int base = 0;
     if (lane == __ffs(mask) - 1) base = atomicAdd(unsureCount, __popc(mask));
     base = __shfl_sync(0xffffffffu, base, __ffs(mask) - 1);
-    if (!sure) unsure[base + __popc(mask & ((1u << lane) - 1u))] = static_cast<int>(i);
+    if (!sure) {
+      const int w = base + __popc(mask & ((1u << lane) - 1u));
+      unsure[w] = static_cast<int>(i);
+      if (masks) {  // the candidates, by the test exactFixKernel's candidateBits makes on G
+        uint32_t bits[kMaskWords] = {};
+        for (int kk = 0; kk < k; ++kk) {
+          const float c = cn[kk];
+          const float s = G[static_cast<int64_t>(kk) * n + i] + c;
+          if (s - tf32Bound(kappa, xn, cabs[kk], c) <= limit) bits[kk >> 5] |= 1u << (kk & 31);
+        }
+        for (int q = 0; q < kMaskWords; ++q) masks[static_cast<int64_t>(w) * kMaskWords + q] = bits[q];
+      }
+    }
   }
 }
 

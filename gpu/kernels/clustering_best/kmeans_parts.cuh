@@ -8,9 +8,9 @@
 //  - centerPrepKernel: per iteration, |c_k|^2 and, for the best engine, the centers moved by their
 //    mean (C' = C - m) with |c'_k| for the error bound;
 //  - argminKernel: the GEMM form's arg-min (the peers: approximate labels by nature);
-//  - assignBoundKernel: the best engine's labels from a cuBLAS TF32 product where the fused TF32
-//    assign (kmeans_tf32_assign.cuh) cannot run (K above its limit): a proven bound on the
-//    product's error decides most points; the rest are listed;
+//  - assignBoundKernel: the best engine's labels from a cuBLAS TF32 product (its default path):
+//    a proven bound on the product's error decides most points; the rest are listed, with their
+//    candidate centers as a bit mask where K <= 32 kMaskWords;
 //  - exactFixKernel: the listed points re-decided in double among their candidate centers only;
 //  - updateSumsKernel: the centroid update, block-private: each block owns a contiguous range of
 //    points, streams it through shared memory (cp.async, whole point rows) and a thread per
@@ -27,6 +27,7 @@
 namespace kernellab::clustering::best {
 
 constexpr int kPartThreads = 256;
+constexpr int kMaskWords = 4;  // candidate masks: up to 128 centers
 
 // A warp per point: lanes over dimensions (a warp reads the point's D floats contiguously).
 __global__ void pointNormsKernel(const float* __restrict__ X, int64_t n, int d,
@@ -51,16 +52,18 @@ __device__ __forceinline__ float tf32Bound(float kappa, float xnorm, float cabs,
 
 // G = -2 X Cc^T by the cuBLAS TF32 product; a point whose best s beats every other s by more than
 // both bounds gets its label; the others are appended to `unsure` (warp-aggregated counter) and
-// labelled -1.
+// labelled -1. With `masks` (K <= 32 kMaskWords), each listed point's candidates (every center
+// whose interval reaches the best one's upper end) are written there at its list index, so the
+// re-decision need not read the point's K products, N floats apart, from G again.
 __global__ void assignBoundKernel(const float* __restrict__ G, const float* __restrict__ cn,
                                   const float* __restrict__ cabs, const float* __restrict__ xnorm,
                                   int64_t n, int k, float kappa, int* __restrict__ labels,
-                                  int* __restrict__ unsure, int* __restrict__ unsureCount);
+                                  int* __restrict__ unsure, int* __restrict__ unsureCount,
+                                  uint32_t* __restrict__ masks);
 
 // Where a listed point's candidate centers come from: a bit mask per listed point written by the
-// fused TF32 assign (kMaskWords words, K <= 32 * kMaskWords), or the product G itself (every
-// center whose bound interval reaches the best one).
-constexpr int kMaskWords = 4;
+// assign (kMaskWords words, K <= 32 * kMaskWords), or the product G itself (every center whose
+// bound interval reaches the best one).
 struct Candidates {
   const uint32_t* masks;  // [unsure index][kMaskWords], or null: scan G
   const float* G;         // column-major N x K (with cn, cabs, xnorm, kappa)
