@@ -257,16 +257,10 @@ Totals totalsOf(const std::vector<Request>& requests, const MemoryModel&) {
   return t;
 }
 
-WarpReport analyze(const AccessQuery& q) {
-  // One trace of the whole block when it fits the recorder; otherwise one per warp.
-  BlockTrace trace;
-  bool perWarp = false;
-  try {
-    trace = traceBlock(q);
-  } catch (const TraceTooLarge&) {
-    perWarp = true;
-    trace = traceBlock(q, warpThreads(q.warp));
-  }
+namespace {
+
+// The report's fields that come from one trace of the block (or of the query's warp).
+WarpReport reportOf(const AccessQuery& q, const BlockTrace& trace, bool perWarp) {
   WarpReport r;
   r.perWarpTraces = perWarp;
   r.family = toString(q.request.family);
@@ -283,6 +277,22 @@ WarpReport analyze(const AccessQuery& q) {
   r.buffers = trace.recorder.buffers();
   r.requests = warpRequests(trace, q.warp, r.memory);
   r.warpTotals = totalsOf(r.requests, r.memory);
+  return r;
+}
+
+}  // namespace
+
+WarpReport analyze(const AccessQuery& q) {
+  // One trace of the whole block when it fits the recorder; otherwise one per warp.
+  BlockTrace trace;
+  bool perWarp = false;
+  try {
+    trace = traceBlock(q);
+  } catch (const TraceTooLarge&) {
+    perWarp = true;
+    trace = traceBlock(q, warpThreads(q.warp));
+  }
+  WarpReport r = reportOf(q, trace, perWarp);
   std::vector<Request> all;
   for (int w = 0; w < r.warpsPerBlock; ++w) {
     auto reqs = w == q.warp ? r.requests
@@ -292,6 +302,10 @@ WarpReport analyze(const AccessQuery& q) {
   }
   r.blockTotals = totalsOf(all, r.memory);
   return r;
+}
+
+WarpReport analyzeWarp(const AccessQuery& q) {
+  return reportOf(q, traceBlock(q, warpThreads(q.warp)), false);
 }
 
 }  // namespace kernellab::access

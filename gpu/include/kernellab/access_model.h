@@ -132,6 +132,11 @@ bool canTrace(Family family, const std::string& variant);
 // refuses, or a warp whose trace alone would exceed the recorder's limit (TraceTooLarge).
 WarpReport analyze(const AccessQuery& query);
 
+// The same for the query's warp alone: only that warp's threads are recorded and blockTotals
+// stays empty. What a comparison of per-request figures needs (model_vs_counters.cpp), at an
+// eighth of analyze's work and memory for a block of 8 warps whose trace is too big for one go.
+WarpReport analyzeWarp(const AccessQuery& query);
+
 // The family's tracer (its descriptor's traceBlock, family.h). Records the accesses of the
 // threads in `keep` (every thread by default); throws TraceTooLarge when they would exceed the
 // recorder's limit.
