@@ -58,10 +58,10 @@ KL_HD bool strategyApplies(Strategy s, int64_t w, int64_t h) {
       return h <= kStagedMax;
     case Strategy::AlignedTile:  // grid y limit
       return (h + kAlignShift - 1 + 31) / 32 <= 65535;
-    case Strategy::AlignedStripe:
-      return (h + kAlignShift - 1 + 63) / 64 <= 65535;
+    case Strategy::AlignedStripe:  // the grid bestGeometry launches: rows down to h - 1 + 7
+      return (h + kAlignShift - 1 + kStripeRows - 1) / kStripeRows <= 65535;
     case Strategy::Tile40:
-      return (h + 63) / 64 <= 65535;
+      return (h + kTile40Rows - 1) / kTile40Rows <= 65535;
     default:
       return true;
   }
