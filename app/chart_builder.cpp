@@ -694,16 +694,17 @@ bool countsVisited(const VariantResult& v) {
                      [](const IterationRecord& it) { return it.visited >= 0; });
 }
 
-// The pruned k-centers variant's work per center (issue 15), next to its time: the share of the N
-// points whose coordinates it read, one line per run of it, so the user sees where the triangle
-// inequality ruled points out and where it could not.
+// The pruned k-centers variant's work per center (issue 15), next to its time: per run of it, the
+// share of the N points whose 8-bit sketch it read (the triangle test could not skip them) and the
+// share whose float coordinates it read (the sketch could not skip them either), so the user sees
+// which test ruled points out where, and where neither could.
 ChartSpec coordinatesReadChart(const QVector<const RunRef*>& runs, Family family) {
   ChartSpec spec;
   spec.id = QStringLiteral("coordinates-read");
   spec.title = QObject::tr("Coordinates read per center");
   spec.kind = ChartKind::Lines;
   spec.xLabel = QObject::tr("Center");
-  spec.yLabel = QObject::tr("Points whose coordinates were read (share of N)");
+  spec.yLabel = QObject::tr("Points read (share of N)");
   for (const RunRef* ref : runs) {
     const RunResult& run = ref->run();
     const ClusteringProblem* problem = run.request.sections.find<ClusteringProblem>();
@@ -711,31 +712,50 @@ ChartSpec coordinatesReadChart(const QVector<const RunRef*>& runs, Family family
     if (n <= 0) continue;
     for (const VariantResult& v : run.variants) {
       if (!countsVisited(v)) continue;
-      ChartSeries s;
-      s.name = variantTitle(family, v.variant) +
-               (runs.size() > 1 ? QStringLiteral(" · ") + ref->label : QString());
-      s.colorIndex = variantColorIndex(family, v.variant);
+      const QString suffix = runs.size() > 1 ? QStringLiteral(" · ") + ref->label : QString();
+      ChartSeries full, sketch;
+      full.name = variantTitle(family, v.variant) + QObject::tr(" · float coordinates") + suffix;
+      sketch.name = variantTitle(family, v.variant) + QObject::tr(" · 8-bit sketch") + suffix;
+      full.colorIndex = sketch.colorIndex = variantColorIndex(family, v.variant);
+      sketch.dashed = true;
       for (const IterationRecord& it : v.iterations) {
         if (it.visited < 0) continue;
-        s.x << it.iteration;
-        s.y << double(it.visited) / double(n);
-        s.notes << QObject::tr("%L1 of %L2 points read (%3 %)")
-                       .arg(qlonglong(it.visited))
-                       .arg(qlonglong(n))
-                       .arg(100.0 * double(it.visited) / double(n), 0, 'f', 1);
+        const double share = double(it.visited) / double(n);
+        full.x << it.iteration;
+        full.y << share;
+        full.notes << QObject::tr("%L1 of %L2 points' float coordinates read (%3 %)")
+                          .arg(qlonglong(it.visited))
+                          .arg(qlonglong(n))
+                          .arg(100.0 * share, 0, 'f', 1);
+        // No sketch line point for center 1 (nothing to test against yet: every point is read
+        // in float) or for a file from before the sketch.
+        if (it.screened < 0 || it.iteration <= 1) continue;
+        const double screened = double(it.screened) / double(n);
+        sketch.x << it.iteration;
+        sketch.y << screened;
+        sketch.notes << QObject::tr("%L1 of %L2 points' 8-bit sketch read (%3 %); coordinate "
+                                    "bytes read: %4 % of one full read")
+                            .arg(qlonglong(it.screened))
+                            .arg(qlonglong(n))
+                            .arg(100.0 * screened, 0, 'f', 1)
+                            .arg(100.0 * (share + screened / 4.0), 0, 'f', 1);
       }
-      spec.series << s;
+      spec.series << full;
+      if (!sketch.x.isEmpty()) spec.series << sketch;
     }
   }
   spec.notes << QObject::tr(
-      "Each point: the share of the N points whose D coordinates the pruned variant read for that "
-      "center; the others cost it 8 bytes (label and distance) instead of 4 D. 1 = every point "
-      "read: always for center 1, and for every center in the unpruned variants.");
+      "Solid: the share of the N points whose D float coordinates (4 D bytes) the pruned variant "
+      "read for that center. Dashed: the share whose 8-bit sketch (D bytes) it read. Every other "
+      "point cost it 8 bytes (label and distance). Center 1 reads every point; the unpruned "
+      "variants read every point for every center.");
   spec.notes << QObject::tr(
-      "A point is skipped when the new center is more than twice as far from the point's center as "
-      "the point is (triangle inequality, with a rounding margin), so the centers and distances "
-      "are the unpruned ones bit for bit. Separated clusters are skipped whole once they have a "
-      "center; in one broad cloud hardly anything is, and the test is then extra work.");
+      "Two exact tests, each with a rounding margin, so the centers and distances are the unpruned "
+      "ones bit for bit. Triangle: a point is skipped when the new center is more than twice as "
+      "far from the point's center as the point is; clusters that have a center are skipped whole. "
+      "Sketch: the distance to the point's 8-bit copy, less that copy's proven error, already "
+      "exceeds the point's distance; it rules out the clusters still without a center. In one "
+      "broad cloud neither test skips much, and both are extra work.");
   spec.notes << measuredNotes(runs);
   captionFor(spec, runs, QString());
   return spec;

@@ -21,6 +21,8 @@ struct ChartSeries {
   bool published = false;   // not measured in the shown runs: a published figure (hatched) or,
   bool reference = false;   // with this set too, KernelLab's own run on another device (the H200
                             // reference set beside CPU runs): cross-hatched, named with date
+  bool dashed = false;      // lines: a second measure of the same variant, in its colour, dashed
+                            // (pruned k-centers: the points whose sketch it read)
   QString source;           // citation of a published or reference series
   QVector<double> x;        // bars: category index 0..C-1; lines: the x value
   QVector<double> y;        // the value, in the chart's unit

@@ -308,6 +308,7 @@ void addLines(QCustomPlot* plot, const ChartSpec& spec, bool logY, double floorV
     graph->setName(series.name);
     QPen pen(color, 2.0);
     if (series.published) pen.setStyle(series.reference ? Qt::DotLine : Qt::DashLine);
+    else if (series.dashed) pen.setStyle(Qt::DashLine);
     graph->setPen(pen);
     graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, color, Qt::white, 6));
     graph->setSelectable(QCP::stSingleData);

@@ -189,6 +189,7 @@ void iterationFields(F& f, V& v) {
   f.when(v.rechecked >= 0, "rechecked", v.rechecked);
   f.when(v.labelsChanged >= 0, "labels_changed", v.labelsChanged);
   f.when(v.visited >= 0, "visited", v.visited);
+  f.when(v.screened >= 0, "screened", v.screened);
 }
 
 template <class F, class V>

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
 // Pruned k-centers (issue 15) on the CPU backend: the same centers, labels, radii and distances
 // as the seed variants' run, bit for bit, on data where pruning skips most points (the seed's
-// generator) and where it skips hardly any (one broad cloud); sane visited counts; the
-// bit-for-bit comparison itself fails on a difference; Cancel stops the host run.
+// generator) and where it skips hardly any (one broad cloud); sane visited and screened counts; the
+// 8-bit sketch's error bound holds, also where cancellation and the range ends try to break it;
+// the bit-for-bit comparison itself fails on a difference; Cancel stops the host run.
 #include <QtTest>
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <random>
+#include <vector>
 
 #include "kernellab/clustering.h"
+#include "kernellab/clustering_pruning.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
 
@@ -103,26 +107,131 @@ class TstKCentersPruned : public QObject {
       QCOMPARE(pruned.iterations[j].chosenPoint, seed.iterations[j].chosenPoint);
       QCOMPARE(seed.iterations[j].visited, int64_t(-1));  // the seed reads every point: uncounted
     }
-    // Visited counts: every point for center 1 (nothing to rule out yet), at most N after.
+    // Visited counts: every point for center 1 (nothing to rule out yet), at most N after; the
+    // sketch is read only by points the triangle test kept (none for center 1), and the float
+    // coordinates only by points the sketch kept.
     QCOMPARE(pruned.iterations.front().visited, int64_t(n));
-    double sum = 0;
-    for (const IterationRecord& it : pruned.iterations) {
+    QCOMPARE(pruned.iterations.front().screened, int64_t(0));
+    double sum = 0, sketched = 0;
+    for (size_t j = 0; j < pruned.iterations.size(); ++j) {
+      const IterationRecord& it = pruned.iterations[j];
       QVERIFY(it.visited >= 0 && it.visited <= n);
+      QVERIFY(it.screened >= 0 && it.screened <= n);
+      if (j > 0) QVERIFY2(it.visited <= it.screened, qPrintable(QString::number(j)));
+      QCOMPARE(seed.iterations[j].screened, int64_t(-1));
       sum += double(it.visited);
+      sketched += double(it.screened);
     }
-    const double share = sum / (double(n) * k);
-    qInfo("coordinates read: %.1f %% of N x K", 100.0 * share);
+    const double share = sum / (double(n) * k), sketchShare = sketched / (double(n) * k);
+    qInfo("float coordinates read: %.1f %% of N x K, 8-bit sketch: %.1f %%", 100.0 * share,
+          100.0 * sketchShare);
     if (prunes) {
       for (size_t j = 1; j < pruned.iterations.size(); ++j)
         QVERIFY2(pruned.iterations[j].visited < n, qPrintable(QString::number(j)));
-      QVERIFY(share < 0.75);  // about (K + 1) / 2K: a center in each new cluster
+      // The triangle test keeps about (K + 1) / 2K (the clusters still without a center); the
+      // sketch rules most of those out.
+      QVERIFY(sketchShare < 0.75);
+      // (At D = 1 the triangle test is already exact up to its margin: nothing left to sketch.)
+      if (d > 1) QVERIFY2(share < 0.5 * sketchShare, qPrintable(QString::number(share)));
     } else {
-      QVERIFY(share > 0.9);  // the lever does not work here, and the chart shows it
+      QVERIFY(sketchShare > 0.9);  // the levers do not work here, and the chart shows it
     }
     // Its kernel's bytes count what it read: less than the unpruned pass's N * D * 4 per center.
     QCOMPARE(pruned.kernels.size(), size_t(1));
     QCOMPARE(pruned.kernels[0].name, std::string("kcentersPrunedKernel"));
     QCOMPARE(pruned.kernels[0].launches, k);
+  }
+
+  // The sketch's error bound e(x) bounds the distance from x to its sketch, and the skip test's
+  // lower bound stays below the true distance to a center, computed as both engines compute it
+  // (c - lo, then minus step * code), on data made to hurt: a large offset with small differences
+  // (cancellation), values at the range ends, one dimension of a single value, and D = 1500.
+  void sketchBoundsHold_data() {
+    QTest::addColumn<int>("d");
+    QTest::addColumn<double>("offset");
+    QTest::addColumn<double>("spread");
+    QTest::newRow("D = 200") << 200 << 0.0 << 1000.0;
+    QTest::newRow("offset 1e6, spread 1") << 64 << 1e6 << 1.0;
+    QTest::newRow("D = 1500, tiny") << 1500 << -3.0 << 1e-3;
+    QTest::newRow("D = 3") << 3 << 5.0 << 40.0;
+  }
+  void sketchBoundsHold() {
+    using namespace kernellab::clustering;
+    QFETCH(int, d);
+    QFETCH(double, offset);
+    QFETCH(double, spread);
+    const int n = 400;
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    std::vector<float> x(size_t(n) * d);  // point-major here: the bound is per point
+    for (int i = 0; i < n; ++i)
+      for (int q = 0; q < d; ++q)
+        x[size_t(i) * d + q] =
+            q == 1 ? float(offset) : float(offset + spread * (i % 7 == 0 ? (i % 2 ? 1 : -1) : u(rng)));
+    std::vector<SketchScale> scales(static_cast<size_t>(d));
+    double ranges = 0;
+    for (int q = 0; q < d; ++q) {
+      float lo = INFINITY, hi = -INFINITY;
+      for (int i = 0; i < n; ++i) {
+        lo = std::min(lo, x[size_t(i) * d + q]);
+        hi = std::max(hi, x[size_t(i) * d + q]);
+      }
+      scales[size_t(q)] = sketchScale(lo, hi);
+      ranges += (double(hi) - lo) * (double(hi) - lo);
+    }
+    const double slack = sketchArithmeticSlack(ranges);
+    std::vector<unsigned> codes(x.size());
+    std::vector<float> err(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      double e2 = 0, exact = 0;
+      for (int q = 0; q < d; ++q) {
+        const size_t at = size_t(i) * d + q;
+        codes[at] = sketchCode(x[at], scales[size_t(q)]);
+        QVERIFY(codes[at] <= 255u);
+        e2 += sketchSquaredError(x[at], codes[at], scales[size_t(q)]);
+        const long double t = (long double)x[at] - ((long double)scales[size_t(q)].lo +
+                                                    (long double)scales[size_t(q)].step * codes[at]);
+        exact += double(t * t);
+      }
+      err[size_t(i)] = sketchErrorBound(e2, slack, true);
+      QVERIFY2(double(err[size_t(i)]) >= std::sqrt(exact), qPrintable(QString::number(i)));
+    }
+    // Every point against every 10th point as the center: the test's lower bound (with r just
+    // below it) must never exceed the true distance.
+    const float margin = kcentersSkipMargin(d);
+    int skips = 0;
+    for (int c = 0; c < n; c += 10)
+      for (int i = 0; i < n; ++i) {
+        float screen = 0;
+        long double truth = 0;
+        for (int q = 0; q < d; ++q) {
+          const float cq = x[size_t(c) * d + q];
+          const float diff = (cq - scales[size_t(q)].lo) -
+                             scales[size_t(q)].step * float(codes[size_t(i) * d + q]);
+          screen += diff * diff;
+          const long double t = (long double)cq - x[size_t(i) * d + q];
+          truth += t * t;
+        }
+        // The largest r the test would skip at: the unpruned float distance must not be below it.
+        const float lower = std::sqrt(screen) * (1.0f - margin) - err[size_t(i)];
+        if (!(lower > 0)) continue;
+        const float r = std::nextafter(lower * lower / (1.0f + margin), 0.0f);
+        if (!kcentersSketchSkips(screen, err[size_t(i)], r, margin)) continue;
+        ++skips;
+        float unpruned = 0;  // the seed's float sum, dimension 0 first
+        for (int q = 0; q < d; ++q) {
+          const float t = x[size_t(c) * d + q] - x[size_t(i) * d + q];
+          unpruned += t * t;
+        }
+        QVERIFY2(double(truth) > double(r) && unpruned >= r,
+                 qPrintable(QStringLiteral("point %1, center %2").arg(i).arg(c)));
+      }
+    QVERIFY(skips > 0);  // the test was exercised
+    // NaN and infinities never skip through a NaN; a non-finite point's bound is infinite.
+    QVERIFY(!kcentersSketchSkips(NAN, 1.0f, 1.0f, margin));
+    QVERIFY(!kcentersSketchSkips(4.0f, INFINITY, 0.0f, margin));
+    QVERIFY(std::isinf(sketchErrorBound(1.0, slack, false)));
+    QCOMPARE(sketchCode(NAN, scales[0]), 0u);
   }
 
   // The CPU backend runs the pruned engine ("all" includes it); the other engines stay GPU-only.

@@ -470,12 +470,16 @@ class TstChartBuilder : public QObject {
     RunResult run = makeRun(clustering::kKCenters, 256, {{"best", 2, 2, 2}, {"pruned", 1, 1, 1}});
     run.request.section<ClusteringProblem>().n = 1000;
     const std::vector<int64_t> visited = {1000, 480, 120, 7};
+    const std::vector<int64_t> screened = {0, 900, 500, 100};
     for (VariantResult& v : run.variants)
       for (size_t j = 0; j < visited.size(); ++j) {
         IterationRecord r;
         r.iteration = static_cast<int>(j) + 1;
         r.score = 10.0 - double(j);
-        if (v.variant == "pruned") r.visited = visited[j];  // best reads every point: uncounted
+        if (v.variant == "pruned") {  // best reads every point: uncounted
+          r.visited = visited[j];
+          r.screened = screened[j];
+        }
         v.iterations.push_back(r);
       }
     const TimingCharts charts = buildTimingCharts(selectionOf({run}), ChartOptions{});
@@ -483,14 +487,36 @@ class TstChartBuilder : public QObject {
     QVERIFY(read);
     QCOMPARE(read->title, QStringLiteral("Coordinates read per center"));
     QCOMPARE(read->kind, widgets::ChartKind::Lines);
-    QCOMPARE(read->series.size(), 1);  // the pruned variant's line only
-    QCOMPARE(read->series[0].name, variantTitle(clustering::kKCenters, "pruned"));
+    // The pruned variant's two lines only: float coordinates (solid) and sketch (dashed), in
+    // its colour.
+    QCOMPARE(read->series.size(), 2);
+    QVERIFY(read->series[0].name.startsWith(variantTitle(clustering::kKCenters, "pruned")));
+    QVERIFY(read->series[0].name.endsWith(QStringLiteral("float coordinates")));
+    QVERIFY(!read->series[0].dashed);
+    QVERIFY(read->series[1].name.endsWith(QStringLiteral("8-bit sketch")));
+    QVERIFY(read->series[1].dashed);
+    QCOMPARE(read->series[1].colorIndex, read->series[0].colorIndex);
     QCOMPARE(read->series[0].x, (QVector<double>{1, 2, 3, 4}));
     QCOMPARE(read->series[0].y, (QVector<double>{1.0, 0.48, 0.12, 0.007}));
+    QCOMPARE(read->series[1].x, (QVector<double>{2, 3, 4}));  // center 1 has no sketch test
+    QCOMPARE(read->series[1].y, (QVector<double>{0.9, 0.5, 0.1}));
     QVERIFY(read->series[0].notes[1].startsWith(QStringLiteral("480 of ")));
+    // The sketch point's tooltip adds the coordinate bytes: 0.48 + 0.9 / 4 = 70.5 % of a read.
+    QVERIFY2(read->series[1].notes[0].contains(QStringLiteral("70.5 %")),
+             qPrintable(read->series[1].notes[0]));
+    // A file from before the sketch (no screened counts): the float line alone.
+    {
+      RunResult older = run;
+      for (VariantResult& v : older.variants)
+        for (IterationRecord& r : v.iterations) r.screened = -1;
+      const ChartSpec* one = chart(buildTimingCharts(selectionOf({older}), ChartOptions{}),
+                                   QStringLiteral("coordinates-read"));
+      QVERIFY(one);
+      QCOMPARE(one->series.size(), 1);
+    }
     // Exported through the same ChartSpec path as the other charts.
     const QStringList csv = widgets::chartToCsv(*read).split('\n', Qt::SkipEmptyParts);
-    QCOMPARE(csv.size(), 5);  // header and four centers
+    QCOMPARE(csv.size(), 8);  // a header, four float points and three sketch points
     const QJsonObject point = QJsonDocument::fromJson(widgets::chartToJson(*read))
                                   .object()["series"]
                                   .toArray()[0]

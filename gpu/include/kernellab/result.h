@@ -122,6 +122,8 @@ struct IterationRecord {        // one k-means iteration or one k-centers center
                                 // previous iteration's (-1: not counted, or the first iteration)
   int64_t visited = -1;         // pruned k-centers: points whose coordinates were read for this
                                 // center (0..N; -1: not counted, every other variant reads all N)
+  int64_t screened = -1;        // pruned k-centers: points whose 8-bit sketch (D bytes) was read
+                                // for this center (0..N; -1: not counted)
 };
 
 // Why a k-means run stopped (ClusteringOutput::stopReason).

@@ -349,6 +349,7 @@ class CudaBackend final : public Backend {
       run.centers = kcPruned_->centers();
       run.radii = kcPruned_->radii();
       run.visited = kcPruned_->visited();
+      run.screened = kcPruned_->screened();
     } else if (kcBest_) {
       run.ms = kcBest_->run(first);
       run.centers = kcBest_->centers();

@@ -43,6 +43,7 @@ struct KCentersRun {
   std::vector<float> radii;        // after center j
   std::vector<int64_t> visited;    // pruned: per center, the points whose coordinates were read
                                    // (empty for best: it reads all N every time)
+  std::vector<int64_t> screened;   // pruned: per center, the points whose 8-bit sketch was read
 };
 
 class Backend {

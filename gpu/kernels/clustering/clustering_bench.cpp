@@ -13,6 +13,7 @@
 #include "kernellab/clustering.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
+#include "kernellab/pruned_reads.h"
 #include "kernellab/text.h"
 
 namespace kernellab::clustering {
@@ -83,20 +84,16 @@ void printClusteringDetails(std::ostream& out, const RunResult& run) {
       out << ", cluster sizes " << *lo << ".." << *hi;
     }
     out << "\n";
-    // The pruned k-centers variant counts the points whose coordinates it read, per center.
+    // The pruned k-centers variant counts, per center, the points whose float coordinates and
+    // whose 8-bit sketch it read.
     const int64_t n = run.request.section<ClusteringProblem>().n;
-    double visited = 0;
-    int counted = 0;
-    for (const auto& it : v.iterations)
-      if (it.visited >= 0) {
-        visited += double(it.visited);
-        ++counted;
-      }
-    if (counted > 0 && n > 0)
-      out << "    coordinates read: " << formatFixed(100.0 * visited / (double(n) * counted), 1)
-          << " % of N x K (center 1: " << v.iterations.front().visited << " of " << n
-          << " points, center " << v.iterations.back().iteration << ": "
-          << v.iterations.back().visited << ")\n";
+    const PrunedReads reads = prunedReads(v, n);
+    if (reads.centers > 0)
+      out << "    coordinate bytes read: " << formatFixed(100.0 * reads.byteShare(), 1)
+          << " % of N x K x 4 D (float coordinates: " << formatFixed(100.0 * reads.floatShare, 1)
+          << " % of N x K, 8-bit sketch: " << formatFixed(100.0 * reads.sketchShare, 1)
+          << " %; center 1: " << v.iterations.front().visited << " of " << n << " points, center "
+          << v.iterations.back().iteration << ": " << v.iterations.back().visited << ")\n";
     for (const auto& k : v.kernels) {
       out << "    " << std::left << std::setw(24) << k.name << std::right << std::setw(5)
           << k.launches << " x " << std::setw(9) << ms(k.timing.medianMs)

@@ -15,6 +15,7 @@
 #include "kernellab/clustering.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
+#include "kernellab/pruned_reads.h"
 #include "kernellab/text.h"
 #include "kernellab/transpose.h"
 
@@ -29,16 +30,14 @@ const VariantResult* find(const RunResult& run, const std::string& id) {
 
 std::string verdict(bool met) { return met ? "met" : "NOT met"; }
 
-// The share of the coordinates a pruned run read: its visited points over N per center.
-double shareRead(const VariantResult& v, int64_t n) {
-  double visited = 0;
-  int counted = 0;
-  for (const IterationRecord& it : v.iterations)
-    if (it.visited >= 0) {
-      visited += double(it.visited);
-      ++counted;
-    }
-  return counted > 0 && n > 0 ? visited / (double(n) * counted) : 0.0;
+// What a pruned run read: "12.3 % of the coordinate bytes (float coordinates of 4.5 % of the
+// points, the 8-bit sketch of 31.2 %) per center".
+std::string readsText(const VariantResult* v, int64_t n) {
+  if (!v) return "-";
+  const PrunedReads r = prunedReads(*v, n);
+  return formatFixed(100.0 * r.byteShare(), 1) + " % of the coordinate bytes per center (float " +
+         "coordinates of " + formatFixed(100.0 * r.floatShare, 1) + " % of the points, the 8-bit " +
+         "sketch of " + formatFixed(100.0 * r.sketchShare, 1) + " %)";
 }
 
 // "verified" (against the CPU reference) with the bit-for-bit comparison's word, or why not.
@@ -161,8 +160,8 @@ bool benchBest(const BenchOptions& o, std::ostream& out, ResultsFile& file) {
     out << "  pruned " << (kcp ? formatFixed(kcp->total.medianMs, 3) : "-")
         << " ms = " << (pr > 0 ? formatFixed(pr, 3) : "-")
         << " x best; target <= 0.30 x best: " << verdict(pr > 0 && pr <= 0.30)
-        << "; coordinates read: " << (kcp ? formatFixed(100.0 * shareRead(*kcp, n), 1) : "-")
-        << " % of N x K; " << (kcp ? verifiedText(*kcp) : "not run") << "\n";
+        << "; read " << readsText(kcp, n) << "; " << (kcp ? verifiedText(*kcp) : "not run")
+        << "\n";
     for (const auto& v : kc.variants)
       if (!v.ok) out << "  " << v.variant << " not run: " << v.error << "\n";
     file.runs.push_back(std::move(kc));
@@ -184,8 +183,8 @@ bool benchBest(const BenchOptions& o, std::ostream& out, ResultsFile& file) {
           << "uniform noise; verified): best " << (bb ? formatFixed(bb->total.medianMs, 3) : "-")
           << " ms, pruned " << (bp ? formatFixed(bp->total.medianMs, 3) : "-")
           << " ms: pruned helps little here: " << ofBest(ratio)
-          << "; coordinates read: " << (bp ? formatFixed(100.0 * shareRead(*bp, n), 1) : "-")
-          << " % of N x K; " << (bp ? verifiedText(*bp) : "not run") << "\n";
+          << "; read " << readsText(bp, n) << "; " << (bp ? verifiedText(*bp) : "not run")
+          << "\n";
       for (const auto& v : bc.variants)
         if (!v.ok) out << "  " << v.variant << " not run: " << v.error << "\n";
       file.runs.push_back(std::move(bc));

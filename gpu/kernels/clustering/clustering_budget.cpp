@@ -106,8 +106,11 @@ MemoryNeed estimateMemory(const BudgetInput& in) {
     std::vector<MemoryPart> host{{"layout copy", points}};
     if (!in.useCuda) {
       host.push_back({"backend buffers", perPoint + small + scratch});
-      // The host run's chosen centers in double (for the center-to-center distances).
-      if (v.engine == Engine::Pruned) host.push_back({"pruned k-centers centers", 8.0 * k * d});
+      // The host engine's chosen centers (double rows) and its 8-bit sketch: a code per
+      // coordinate and an error bound per point.
+      if (v.engine == Engine::Pruned)
+        host.push_back(
+            {"pruned k-centers centers and sketch", 8.0 * k * d + double(n) * d + 4.0 * n});
       hostPeak = larger(hostPeak, host);
       continue;
     }
@@ -131,10 +134,13 @@ MemoryNeed estimateMemory(const BudgetInput& in) {
       dev.push_back({"best k-means state", engineState + 20.0 * n + 4.0 * n * k});
     if (v.engine == Engine::Best && !kmeans)
       dev.push_back({"best k-centers state", 8.0 * n + 8.0 * k + 8.0 * grid});
-    // best's state, plus the chosen centers' rows, their distances and the visited counts.
-    if (v.engine == Engine::Pruned)
-      dev.push_back(
-          {"pruned k-centers state", 8.0 * n + 8.0 * k + 8.0 * grid + centres + 12.0 * k});
+    // best's state, plus the chosen centers' rows, their distances, the visited and screened
+    // counts, and the 8-bit sketch (16 codes per 16 bytes, an error bound per point, the ranges).
+    if (v.engine == Engine::Pruned) {
+      const double sketch = 16.0 * ((d + 15) / 16) * double(n) + 4.0 * n + 8.0 * 64.0 * d;
+      dev.push_back({"pruned k-centers state and sketch",
+                     8.0 * n + 8.0 * k + 8.0 * grid + centres + 20.0 * k + sketch});
+    }
     if (v.engine == Engine::Cublas || v.engine == Engine::CublasTf32)
       dev.push_back({"cuBLAS distance matrix and engine state", 4.0 * n * k + engineState});
     devicePeak = larger(devicePeak, dev);

@@ -357,7 +357,7 @@ void checkStored(const RunResult& run, const std::string& at) {
       }
     }
     const int64_t lastPoint = points >= 0 ? points - 1 : kMaxIndexed;
-    // A center's visited points (pruned k-centers) are at most N: the request's, or the stored
+    // A center's visited and screened points (pruned k-centers) are at most N: the request's, or the stored
     // labels' count for a points file.
     const int64_t mostVisited = known >= 0 ? known : kMaxIndexed;
     for (size_t i = 0; i < v.iterations.size(); ++i) {
@@ -365,6 +365,8 @@ void checkStored(const RunResult& run, const std::string& at) {
       checkWithin(v.iterations[i].chosenPoint, -1, lastPoint, it + ".chosen_point",
                   "-1 or a point index");
       checkWithin(v.iterations[i].visited, -1, mostVisited, it + ".visited",
+                  "-1 or a count of points, at most N");
+      checkWithin(v.iterations[i].screened, -1, mostVisited, it + ".screened",
                   "-1 or a count of points, at most N");
     }
   }

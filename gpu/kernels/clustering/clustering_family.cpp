@@ -147,16 +147,22 @@ double kernelBytes(Family f, size_t kernel, int64_t n, int d, int k, int grid) {
   }
 }
 
-// The engines' kernels (issue 7), in kernelNames(family, variant) order. `visited`: the pruned
-// k-centers launch's mean points whose coordinates were read (the others read all N).
+// The engines' kernels (issue 7), in kernelNames(family, variant) order. `visited`, `screened`:
+// the pruned k-centers launch's mean points whose float coordinates and whose 8-bit sketch were
+// read (the others read all N).
 double engineKernelBytes(Family f, Engine e, size_t kernel, int64_t n, int d, int k,
-                         double visited) {
+                         double visited, double screened) {
   const double points = 4.0 * double(n) * d, perPoint = 4.0 * double(n),
                centres = 4.0 * double(k) * d;
-  // Pruned: every point's label and distance read for the test (8 bytes), the visited points'
-  // coordinates, and at most their distance and label written.
-  if (f == clustering::kKCenters && e == Engine::Pruned)
-    return 2.0 * perPoint + visited * (4.0 * d + 8.0);
+  // Pruned: every point's label and distance read for the test (8 bytes), the screened points'
+  // sketch (16 codes per 16 bytes) and error bound, the visited points' coordinates, and at most
+  // their distance and label written. The sketch's build (two reads of the points, a quarter
+  // written) is spread over the K launches.
+  if (f == clustering::kKCenters && e == Engine::Pruned) {
+    const double sketchBytes = 16.0 * ((d + 15) / 16) + 4.0;
+    const double build = (2.0 * points + double(n) * sketchBytes) / std::max(1, k);
+    return 2.0 * perPoint + screened * sketchBytes + visited * (4.0 * d + 8.0) + build;
+  }
   if (f == clustering::kKCenters)
     return points + 3.0 * perPoint;                           // points, distance in/out, labels
   const double g = 4.0 * double(n) * k;                       // the N x K product
@@ -188,10 +194,10 @@ double engineKernelBytes(Family f, Engine e, size_t kernel, int64_t n, int d, in
 
 // Floating-point operations of the distance work: 2 N K D for a full point-center product
 // (k-means), 3 N D per center for k-centers (difference, multiply, add), pruned: of the visited
-// points only.
+// points, and the screened points' sketch distances (3 per dimension as well).
 double engineKernelFlops(Family f, Engine e, size_t kernel, int64_t n, int d, int k,
-                         double visited) {
-  if (f == clustering::kKCenters && e == Engine::Pruned) return 3.0 * visited * d;
+                         double visited, double screened) {
+  if (f == clustering::kKCenters && e == Engine::Pruned) return 3.0 * (visited + screened) * d;
   if (f == clustering::kKCenters) return 3.0 * double(n) * d;
   (void)e;
   return kernel == 0 ? 2.0 * double(n) * k * d : 0.0;  // the product; the rest is bytes
@@ -548,6 +554,8 @@ class VariantRun {
       rec.score = radii_[static_cast<size_t>(j)];
       rec.chosenPoint = static_cast<int>(all->centers[static_cast<size_t>(j)]);
       if (counted) rec.visited = all->visited[static_cast<size_t>(j)];
+      if (all->screened.size() == static_cast<size_t>(k_))
+        rec.screened = all->screened[static_cast<size_t>(j)];
       rep.records.push_back(rec);
     }
     out_.centerIndices = all->centers;
@@ -737,11 +745,15 @@ class VariantRun {
     const int gridN = gridFor(s_.n, tpb_);
     // The pruned engine's work per launch: the mean of its counted centers (the median
     // repetition's records; every repetition reads the same points).
-    double visited = double(s_.n);
+    double visited = double(s_.n), screened = 0;
     if (v_.engine == Engine::Pruned && !records_.empty()) {
-      double sum = 0;
-      for (const IterationRecord& rec : records_) sum += double(std::max<int64_t>(0, rec.visited));
+      double sum = 0, sketched = 0;
+      for (const IterationRecord& rec : records_) {
+        sum += double(std::max<int64_t>(0, rec.visited));
+        sketched += double(std::max<int64_t>(0, rec.screened));
+      }
       visited = sum / double(records_.size());
+      screened = sketched / double(records_.size());
     }
     for (size_t q = 0; q < kernels_; ++q) {
       KernelResult kr;
@@ -749,9 +761,11 @@ class VariantRun {
       kr.timing = summarize(launchMs_[q], clock);
       kr.totalMs = summarize(repKernelMs_[q], clock).medianMs;
       kr.launches = launches_[q];
-      kr.bytes = engine_ ? engineKernelBytes(family_, v_.engine, q, s_.n, s_.d, k_, visited)
+      kr.bytes = engine_ ? engineKernelBytes(family_, v_.engine, q, s_.n, s_.d, k_, visited,
+                                             screened)
                          : kernelBytes(family_, q, s_.n, s_.d, k_, gridN);
-      kr.flops = engine_ ? engineKernelFlops(family_, v_.engine, q, s_.n, s_.d, k_, visited) : 0.0;
+      kr.flops = engine_ ? engineKernelFlops(family_, v_.engine, q, s_.n, s_.d, k_, visited,
+                                                     screened) : 0.0;
       kr.gbps = gigabytesPerSecond(kr.bytes, kr.timing.medianMs);
       if (q < resources_.size()) kr.resources = resources_[q];
       kr.gridX = q < grids.size() ? grids[q] : 0;

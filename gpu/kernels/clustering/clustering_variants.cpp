@@ -52,10 +52,11 @@ VariantInfo prunedVariant() {
   return {"pruned",
           ScratchMemory::Shared,
           DataLayout::Coalesced,
-          "Pruned (triangle inequality)",
-          "The fused pass per center, reading a point's coordinates only when the triangle "
-          "inequality cannot rule the new center out (8 bytes per skipped point instead of 4 D); "
-          "the same centers and distances as the unpruned pass.",
+          "Pruned (triangle + 8-bit sketch)",
+          "The fused pass per center, reading a point's coordinates only when neither the "
+          "triangle inequality (8 bytes per point) nor the point's 8-bit sketch with its proven "
+          "error bound (D bytes more) can rule the new center out; the same centers and distances "
+          "as the unpruned pass.",
           Engine::Pruned};
 }
 

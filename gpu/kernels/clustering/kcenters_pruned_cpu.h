@@ -14,6 +14,7 @@ struct KCentersPrunedRun {
   std::vector<int32_t> labels;
   std::vector<float> dist;       // squared distance to the nearest center
   std::vector<int64_t> visited;  // per center: points whose coordinates were read
+  std::vector<int64_t> screened; // per center: points whose 8-bit sketch was read
 };
 
 // K centers from `first` over dimension-major points (X[q * n + i]); stops early (the rest of the

@@ -45,7 +45,8 @@ class KCentersFused {
 };
 
 // k-centers, pruned (issue 15): the fused engine's launches, each reading a point's coordinates
-// only when the triangle inequality cannot rule out the new center (kcenters_pruned.cu); the
+// only when neither the triangle inequality nor the point's 8-bit sketch can rule out the new
+// center (kcenters_pruned.cu); the
 // same centers, labels and distances as KCentersFused, bit for bit.
 class KCentersPruned {
  public:
@@ -60,6 +61,7 @@ class KCentersPruned {
   std::vector<int32_t> labels() const;
   std::vector<float> distances() const;
   std::vector<int64_t> visited() const;     // per center: points whose coordinates were read
+  std::vector<int64_t> screened() const;    // per center: points whose 8-bit sketch was read
   ResourceUsage resources() const;
   int grid() const;
 

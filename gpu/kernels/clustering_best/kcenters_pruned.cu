@@ -13,6 +13,13 @@
 // the unpruned kernel would not have moved either: the centers, labels and distances are the same
 // bits as the best variant's. Skipped and visited points both join the farthest-point reduction.
 //
+// A point the triangle test cannot skip is next tested on its 8-bit sketch (clustering_pruning.h):
+// 16 bytes hold 16 dimensions, a quarter of the float coordinates' bytes, and the sketch's error
+// bound e(x) proves most points of the clusters still without a center out of the new center's
+// reach. Only the points both tests keep read their float coordinates (`visited`); the points that
+// read their sketch are counted too (`screened`). The sketch is built at the start of every run
+// (one read of the points for their ranges, one to code them), inside the timed graph.
+//
 // The squared distances from the new center to the earlier ones (K values, in double) are computed
 // by the last block of the previous launch, which also copies the new center's coordinates into a
 // K x D table of the chosen centers; each launch counts the points it visited (the share of
@@ -45,37 +52,173 @@ struct State {
   float* centerRows;     // K x D: the chosen centers' coordinates, row j written by launch j - 1
   float* centerDist;     // K: d^2(center j, center a) for a < j, written by launch j - 1
   unsigned long long* visited;  // K: points whose coordinates launch j read
+  unsigned long long* screened; // K: points whose sketch launch j read
+  const uint4* codes;           // sketchWords(d) x N words of 16 codes
+  const float* sketchErr;       // N: e(x), rounded up
+  const float2* scales;         // sketchWords(d) * 16: (lo, step), zeros past D
 };
+
+constexpr int kRangeBlocks = 64;  // blocks per dimension of the range pass
+
+// The sketch's first pass: block (b, q) folds the finite minimum and maximum of its share of
+// dimension q (one contiguous row of the dimension-major points).
+__global__ void __launch_bounds__(kThreads)
+    sketchRangeKernel(const float* __restrict__ X, int64_t n, int d, float2* __restrict__ partial) {
+  __shared__ float2 w[kWarps];
+  for (int q = blockIdx.y; q < d; q += gridDim.y) {  // (grid.y stops at 65535 dimensions)
+    const float* row = X + static_cast<int64_t>(q) * n;
+    float lo = INFINITY, hi = -INFINITY;
+    for (int64_t i = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x; i < n;
+         i += static_cast<int64_t>(gridDim.x) * kThreads) {
+      const float x = __ldcs(row + i);
+      if (sketchFinite(x)) {
+        lo = fminf(lo, x);
+        hi = fmaxf(hi, x);
+      }
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+      lo = fminf(lo, __shfl_xor_sync(0xffffffffu, lo, o));
+      hi = fmaxf(hi, __shfl_xor_sync(0xffffffffu, hi, o));
+    }
+    __syncthreads();  // w's previous dimension is folded
+    if (threadIdx.x % 32 == 0) w[threadIdx.x / 32] = make_float2(lo, hi);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      for (int k = 1; k < kWarps; ++k) {
+        lo = fminf(lo, w[k].x);
+        hi = fmaxf(hi, w[k].y);
+      }
+      partial[static_cast<int64_t>(q) * gridDim.x + blockIdx.x] = make_float2(lo, hi);
+    }
+  }
+}
+
+// One block: every dimension's grid from its partial ranges (zeros past D), and the arithmetic
+// slack from the sum of the squared ranges.
+__global__ void __launch_bounds__(kThreads)
+    sketchScaleKernel(const float2* __restrict__ partial, int d, int padded,
+                      float2* __restrict__ scales, double* __restrict__ slack) {
+  double ranges = 0.0;
+  for (int q = threadIdx.x; q < padded; q += kThreads) {
+    SketchScale s;
+    if (q < d) {
+      float lo = INFINITY, hi = -INFINITY;
+      for (int b = 0; b < kRangeBlocks; ++b) {
+        const float2 p = partial[static_cast<int64_t>(q) * kRangeBlocks + b];
+        lo = fminf(lo, p.x);
+        hi = fmaxf(hi, p.y);
+      }
+      s = sketchScale(lo, hi);
+      if (lo <= hi) ranges += (double(hi) - double(lo)) * (double(hi) - double(lo));
+    }
+    scales[q] = make_float2(s.lo, s.step);
+  }
+  for (int o = 16; o > 0; o >>= 1) ranges += __shfl_xor_sync(0xffffffffu, ranges, o);
+  __shared__ double w[kWarps];
+  if (threadIdx.x % 32 == 0) w[threadIdx.x / 32] = ranges;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int k = 1; k < kWarps; ++k) ranges += w[k];
+    *slack = sketchArithmeticSlack(ranges);
+  }
+}
+
+// The sketch's second pass, a thread per point: its codes, 16 to a word, and its error bound.
+__global__ void __launch_bounds__(kThreads)
+    sketchEncodeKernel(const float* __restrict__ X, int64_t n, int d,
+                       const float2* __restrict__ scales, const double* __restrict__ slack,
+                       uint4* __restrict__ codes, float* __restrict__ err) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
+  if (i >= n) return;
+  double e2 = 0.0;
+  bool finite = true;
+  const int words = sketchWords(d);
+  for (int w = 0; w < words; ++w) {
+    unsigned packed[4] = {0u, 0u, 0u, 0u};
+#pragma unroll
+    for (int t = 0; t < kSketchDims; ++t) {
+      const int q = w * kSketchDims + t;
+      if (q < d) {
+        const float x = __ldcs(X + static_cast<int64_t>(q) * n + i);
+        const float2 sc = scales[q];
+        const SketchScale s{sc.x, sc.y};
+        const unsigned c = sketchCode(x, s);
+        finite = finite && sketchFinite(x);
+        e2 += sketchSquaredError(x, c, s);
+        packed[t / 4] |= c << (8 * (t % 4));
+      }
+    }
+    codes[static_cast<int64_t>(w) * n + i] = make_uint4(packed[0], packed[1], packed[2], packed[3]);
+  }
+  err[i] = sketchErrorBound(e2, *slack, finite);
+}
+
+// Code b (0..3) of a word as a float: 0x4B0000bb is 2^23 + code, exactly.
+__device__ __forceinline__ float codeOf(unsigned word, int b) {
+  return __int_as_float(static_cast<int>(__byte_perm(word, 0x4B000000u, 0x7440u + b))) -
+         8388608.0f;
+}
+
+// The float sum of squared differences between the center (as c - lo per dimension) and a
+// point's sketch: what the sketch test bounds.
+__device__ __forceinline__ float sketchDistance(const uint4* __restrict__ codes, int64_t n,
+                                                int64_t i, int words, const float2* cl) {
+  float s = 0.f;
+  for (int w = 0; w < words; ++w) {
+    const uint4 v = __ldcs(codes + static_cast<int64_t>(w) * n + i);
+    const unsigned part[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int t = 0; t < kSketchDims; ++t) {
+      const float2 c = cl[w * kSketchDims + t];  // (c - lo, step)
+      const float diff = fmaf(-c.y, codeOf(part[t / 4], t % 4), c.x);
+      s = fmaf(diff, diff, s);
+    }
+  }
+  return s;
+}
 
 __global__ void __launch_bounds__(kThreads)
     kcentersPrunedKernel(const float* __restrict__ X, int64_t n, int d, int j, int k,
                          float margin, float* __restrict__ dist, int* __restrict__ labels,
                          State st) {
-  extern __shared__ float smem[];
-  const int padded = (d + 7) / 8 * 8;
-  float* center = smem;          // padded floats
-  float* cc = smem + padded;     // k floats
+  extern __shared__ float2 smem2[];
+  const int words = sketchWords(d);
+  const int padded = words * kSketchDims;
+  float2* cl = smem2;                                    // padded (c - lo, step) pairs
+  float* center = reinterpret_cast<float*>(smem2 + padded);  // padded floats
+  float* cc = center + padded;                           // k floats
   __shared__ float wv[kWarps];
   __shared__ int wi[kWarps];
-  __shared__ unsigned long long visitedS;
+  __shared__ unsigned long long visitedS, screenedS;
   __shared__ bool lastBlock;
   const int c = st.centers[j];
   const bool valid = c >= 0 && c < n;
   for (int q = threadIdx.x; q < padded; q += blockDim.x)
     center[q] = q >= d ? 0.f : (valid ? X[static_cast<int64_t>(q) * n + c] : __int_as_float(0x7fffffff));
   for (int a = threadIdx.x; a < j; a += blockDim.x) cc[a] = st.centerDist[a];
-  if (threadIdx.x == 0) visitedS = 0ull;
+  if (threadIdx.x == 0) visitedS = screenedS = 0ull;
+  __syncthreads();
+  for (int q = threadIdx.x; q < padded; q += blockDim.x) {
+    const float2 sc = st.scales[q];
+    cl[q] = make_float2(center[q] - sc.x, sc.y);  // past D: 0 - 0, step 0
+  }
   __syncthreads();
 
   float bestV = -1.0f;
   int bestI = INT_MAX;
-  unsigned visited = 0;
+  unsigned visited = 0, screened = 0;
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     float m;
     const float old = j > 0 ? dist[i] : 0.f;
     const int a = j > 0 ? labels[i] : 0;
-    if (j == 0 || !kcentersSkips(cc[a >= 0 && a < j ? a : 0], old, margin) || a < 0 || a >= j) {
+    bool read = j == 0 || a < 0 || a >= j || !kcentersSkips(cc[a], old, margin);
+    if (read && j > 0) {  // the triangle could not decide: the sketch
+      ++screened;
+      read = !kcentersSketchSkips(sketchDistance(st.codes, n, i, words, cl), st.sketchErr[i], old,
+                                  margin);
+    }
+    if (read) {
       ++visited;
       float s = 0.f;  // the best variant's arithmetic: dimension 0 first, one FMA per dimension
 #pragma unroll 8
@@ -98,14 +241,20 @@ __global__ void __launch_bounds__(kThreads)
       bestI = static_cast<int>(i);
     }
   }
-  for (int o = 16; o > 0; o >>= 1) visited += __shfl_xor_sync(0xffffffffu, visited, o);
+  for (int o = 16; o > 0; o >>= 1) {
+    visited += __shfl_xor_sync(0xffffffffu, visited, o);
+    screened += __shfl_xor_sync(0xffffffffu, screened, o);
+  }
   if ((threadIdx.x & 31) == 0 && visited) atomicAdd(&visitedS, static_cast<unsigned long long>(visited));
+  if ((threadIdx.x & 31) == 0 && screened)
+    atomicAdd(&screenedS, static_cast<unsigned long long>(screened));
 
   blockFarthest<kWarps>(bestV, bestI, wv, wi);  // (its barrier also orders visitedS)
   if (threadIdx.x == 0) {
     st.blockValue[blockIdx.x] = bestV;
     st.blockIndex[blockIdx.x] = bestI;
     if (visitedS) atomicAdd(st.visited + j, visitedS);
+    if (screenedS) atomicAdd(st.screened + j, screenedS);
     __threadfence();
     lastBlock = atomicAdd(st.arrivals, 1u) == gridDim.x - 1;
   }
@@ -174,7 +323,11 @@ struct KCentersPruned::Impl {
   cuda::DeviceBuffer<float> dist, radius, blockValue, centerRows, centerDist;
   cuda::DeviceBuffer<int> labels, centers, blockIndex;
   cuda::DeviceBuffer<unsigned> arrivals;
-  cuda::DeviceBuffer<unsigned long long> visited;
+  cuda::DeviceBuffer<unsigned long long> visited, screened;
+  cuda::DeviceBuffer<uint4> codes;
+  cuda::DeviceBuffer<float> sketchErr;
+  cuda::DeviceBuffer<float2> scales, rangePartial;
+  cuda::DeviceBuffer<double> slack;
   cudaGraphExec_t graph = nullptr;
 
   ~Impl() {
@@ -183,12 +336,13 @@ struct KCentersPruned::Impl {
 
   void build() {
     margin = kcentersSkipMargin(d);
-    smem = (static_cast<size_t>((d + 7) / 8 * 8) + size_t(k)) * sizeof(float);
+    const size_t padded = static_cast<size_t>(sketchWords(d)) * kSketchDims;
+    smem = padded * sizeof(float2) + (padded + size_t(k)) * sizeof(float);
     const cuda::LaunchLimits limits = cuda::currentLaunchLimits();
     const int optin = limits.sharedPerBlockOptin, sms = limits.sms;
     if (smem + 256 > static_cast<size_t>(optin))
-      throw InputError("pruned k-centers stages the center and its distances to the earlier "
-                       "centers in shared memory: D = " + std::to_string(d) + ", K = " +
+      throw InputError("pruned k-centers stages the center, its sketch grid and its distances to "
+                       "the earlier centers in shared memory: D = " + std::to_string(d) + ", K = " +
                        std::to_string(k) + " need " + std::to_string(smem) +
                        " bytes, this GPU allows " + std::to_string(optin) + " per block");
     if (smem > 48 * 1024)
@@ -210,22 +364,41 @@ struct KCentersPruned::Impl {
     centerRows.allocate(static_cast<size_t>(k) * d);
     centerDist.allocate(static_cast<size_t>(k));
     visited.allocate(static_cast<size_t>(k));
+    screened.allocate(static_cast<size_t>(k));
+    codes.allocate(static_cast<size_t>(sketchWords(d)) * static_cast<size_t>(n));
+    sketchErr.allocate(static_cast<size_t>(n));
+    scales.allocate(padded);
+    rangePartial.allocate(static_cast<size_t>(d) * kRangeBlocks);
+    slack.allocate(1);
     arrivals.allocate(1);
     KL_CUDA_CHECK(cudaMemsetAsync(arrivals.get(), 0, sizeof(unsigned), stream));
 
     const State st{centers.get(),    radius.get(),     blockValue.get(), blockIndex.get(),
-                   arrivals.get(),   centerRows.get(), centerDist.get(), visited.get()};
+                   arrivals.get(),   centerRows.get(), centerDist.get(), visited.get(),
+                   screened.get(),   codes.get(),      sketchErr.get(),  scales.get()};
     cudaGraph_t g = nullptr;
+    const auto captured = [&](cudaError_t e) {  // a failed launch ends the capture first
+      if (e == cudaSuccess) return;
+      cudaStreamEndCapture(stream, &g);
+      if (g) cudaGraphDestroy(g);
+      KL_CUDA_CHECK(e);
+    };
     KL_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    // The sketch first (inside the timed graph: it is part of the pruned algorithm).
+    sketchRangeKernel<<<dim3(kRangeBlocks, static_cast<unsigned>(std::min(d, 65535))), kThreads, 0,
+                        stream>>>(points, n, d, rangePartial.get());
+    captured(cudaGetLastError());
+    sketchScaleKernel<<<1, kThreads, 0, stream>>>(rangePartial.get(), d, static_cast<int>(padded),
+                                                  scales.get(), slack.get());
+    captured(cudaGetLastError());
+    sketchEncodeKernel<<<static_cast<unsigned>((n + kThreads - 1) / kThreads), kThreads, 0,
+                         stream>>>(points, n, d, scales.get(), slack.get(), codes.get(),
+                                   sketchErr.get());
+    captured(cudaGetLastError());
     for (int j = 0; j < k; ++j) {
       kcentersPrunedKernel<<<grid, kThreads, smem, stream>>>(points, n, d, j, k, margin,
                                                               dist.get(), labels.get(), st);
-      const cudaError_t e = cudaGetLastError();
-      if (e != cudaSuccess) {
-        cudaStreamEndCapture(stream, &g);
-        if (g) cudaGraphDestroy(g);
-        KL_CUDA_CHECK(e);
-      }
+      captured(cudaGetLastError());
     }
     KL_CUDA_CHECK(cudaStreamEndCapture(stream, &g));
     const cudaError_t ie = cudaGraphInstantiate(&graph, g, 0);
@@ -255,6 +428,7 @@ double KCentersPruned::run(int64_t firstCenter) {
   KL_CUDA_CHECK(cudaMemsetAsync(m.radius.get(), 0xFF, m.radius.bytes(), m.stream));
   KL_CUDA_CHECK(cudaMemsetAsync(m.centerDist.get(), 0xFF, m.centerDist.bytes(), m.stream));
   KL_CUDA_CHECK(cudaMemsetAsync(m.visited.get(), 0, m.visited.bytes(), m.stream));
+  KL_CUDA_CHECK(cudaMemsetAsync(m.screened.get(), 0, m.screened.bytes(), m.stream));
   const int first = static_cast<int>(firstCenter);
   KL_CUDA_CHECK(
       cudaMemcpyAsync(m.centers.get(), &first, sizeof(int), cudaMemcpyHostToDevice, m.stream));
@@ -283,6 +457,10 @@ std::vector<int32_t> KCentersPruned::labels() const { return download(impl_->lab
 std::vector<float> KCentersPruned::distances() const { return download(impl_->dist); }
 std::vector<int64_t> KCentersPruned::visited() const {
   const std::vector<unsigned long long> v = download(impl_->visited);
+  return std::vector<int64_t>(v.begin(), v.end());
+}
+std::vector<int64_t> KCentersPruned::screened() const {
+  const std::vector<unsigned long long> v = download(impl_->screened);
   return std::vector<int64_t>(v.begin(), v.end());
 }
 int KCentersPruned::grid() const { return impl_->grid; }

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+// What a pruned k-centers run read (issue 15), from its per-center records: the points whose
+// float coordinates it read (IterationRecord::visited) and those whose 8-bit sketch it read
+// (screened), as shares of N per center. One definition for the CLI's tables, the runner's byte
+// counts and the window's chart.
+#pragma once
+
+#include <cstdint>
+
+#include "kernellab/result.h"
+
+namespace kernellab {
+
+struct PrunedReads {
+  int centers = 0;        // the records that carry a count (0: not a pruned run)
+  double floatShare = 0;  // mean over centers of visited / N
+  double sketchShare = 0; // mean over centers of screened / N
+  // The coordinate bytes read per center over one full read (4 N D): a sketch code is a quarter
+  // of a float coordinate.
+  double byteShare() const { return floatShare + sketchShare / 4.0; }
+};
+
+PrunedReads prunedReads(const VariantResult& v, int64_t n);
+
+}  // namespace kernellab

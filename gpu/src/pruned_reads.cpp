@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+#include "kernellab/pruned_reads.h"
+
+#include <algorithm>
+
+namespace kernellab {
+
+PrunedReads prunedReads(const VariantResult& v, int64_t n) {
+  PrunedReads r;
+  if (n <= 0) return r;
+  double visited = 0, screened = 0;
+  for (const IterationRecord& it : v.iterations) {
+    if (it.visited < 0) continue;
+    visited += double(it.visited);
+    screened += double(std::max<int64_t>(0, it.screened));  // older files: no sketch
+    ++r.centers;
+  }
+  if (r.centers == 0) return r;
+  r.floatShare = visited / (double(n) * r.centers);
+  r.sketchShare = screened / (double(n) * r.centers);
+  return r;
+}
+
+}  // namespace kernellab
