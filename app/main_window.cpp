@@ -544,7 +544,7 @@ bool MainWindow::exportReport(const QString& path, QString* error) {
 
 void MainWindow::openDialog() {
   const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open"), QString(), tr("Results and points (*.json *.csv *.npy);;Results (*.json);;Points (*.csv *.npy);;All files (*)"));
+      this, tr("Open"), QString(), tr("Results and points (*.json *.json.xz *.csv *.npy);;Results (*.json *.json.xz);;Points (*.csv *.npy);;All files (*)"));
   if (!path.isEmpty()) openPath(path);
 }
 

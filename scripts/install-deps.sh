@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-svg-dev libqcustomplot-dev
-  nlohmann-json3-dev libcli11-dev libeigen3-dev libglm-dev libgl-dev
+  nlohmann-json3-dev libcli11-dev libeigen3-dev libglm-dev libgl-dev liblzma-dev
   xvfb xauth libgl1-mesa-dri libglx-mesa0 libegl-mesa0 fonts-dejavu-core
   clang libclang-rt-14-dev llvm   # scripts/sanitize.sh and scripts/fuzz.sh (libFuzzer, ASan)
   openssh-client openssh-server   # SSH targets; tst_ssh_target starts its own sshd on 127.0.0.1

@@ -15,6 +15,7 @@
 #include "kernellab/host_memory.h"
 #include "kernellab/input_text.h"
 #include "kernellab/text.h"
+#include "kernellab/xz_text.h"
 
 namespace kernellab {
 namespace {
@@ -106,6 +107,8 @@ std::string readTextFile(const std::string& path, double workFactor, uint64_t ma
   file.readExactly(
       0, text.data(), text.size(),
       "the file's " + std::to_string(text.size()) + " bytes (it shrank while being read)");
+  // An xz file (docs/data keeps the large results compressed) is the text it unpacks to.
+  if (looksLikeXz(text)) text = decompressXz(text, path, workFactor, maxBytes);
   requireUtf8Text(text, path);
   return text;
 }

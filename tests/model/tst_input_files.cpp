@@ -2,7 +2,9 @@
 // Hostile input files (issue 16, items 5, 7 and 11): every loader (CSV and .npy points, centers,
 // the KNN .npy image, request and results JSON) stats the file first and refuses what is not a
 // regular file, checks a header's claimed size against the file and the memory before reading,
-// parses .npy shapes in checked 64-bit arithmetic, and says what is wrong in words.
+// parses .npy shapes in checked 64-bit arithmetic, and says what is wrong in words. xz-compressed
+// results (docs/data keeps the large ones so) open like plain JSON; a damaged or truncated one is
+// refused in words.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -65,6 +67,34 @@ class TstInputFiles : public QObject {
   }
 
  private slots:
+  // The committed H200 profile of k-means opens as it is (xz), with its runs and counters; the
+  // same bytes cut short, or with a damaged body, are refused with the path and the reason.
+  void xzResultsOpenAndDamageIsNamed() {
+    const std::string committed =
+        std::string(KERNELLAB_SOURCE_DIR) + "/docs/data/h200-profile-kmeans-2026-12-02.json.xz";
+    std::ifstream in(committed, std::ios::binary);
+    QVERIFY(in.good());
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    QVERIFY(bytes.size() > 1000);
+    const ResultsFile file = readResultsFile(committed);
+    QVERIFY(!file.runs.empty());
+    QVERIFY(file.runs.front().request.family == Family("kmeans"));
+    QVERIFY(!file.runs.front().variants.empty());
+
+    const std::string cut = write("cut.json.xz", bytes.substr(0, bytes.size() / 2));
+    QString why = errorOf([&] { readResultsFile(cut); });
+    QVERIFY2(why.contains(QString::fromStdString(cut)) && why.contains(QStringLiteral("truncated")),
+             qPrintable(why));
+    std::string damaged = bytes;
+    for (size_t i = 64; i < 4096 && i < damaged.size(); ++i) damaged[i] = char(damaged[i] ^ 0x5A);
+    why = errorOf([&] { readResultsFile(write("damaged.json.xz", damaged)); });
+    QVERIFY2(why.contains(QStringLiteral("damaged xz data")) || why.contains(QStringLiteral("xz")),
+             qPrintable(why));
+    // Only the magic of xz: refused, not read as text.
+    why = errorOf([&] { readResultsFile(write("magic.json.xz", std::string("\xFD" "7zXZ\0", 6))); });
+    QVERIFY2(!why.isEmpty(), "six bytes of xz magic were accepted");
+  }
+
   void directoriesAreNamedAsSuch() {
     // Used to be "no data lines" and "not valid JSON (byte 1)".
     QVERIFY(QDir(dir_.path()).mkpath("points.csv"));
