@@ -159,25 +159,51 @@ __device__ __forceinline__ float codeOf(unsigned word, int b) {
          8388608.0f;
 }
 
-// The float sum of squared differences between the center (as c - lo per dimension) and a
-// point's sketch: what the sketch test bounds.
-__device__ __forceinline__ float sketchDistance(const uint4* __restrict__ codes, int64_t n,
-                                                int64_t i, int words, const float2* cl) {
-  float s = 0.f;
-  for (int w = 0; w < words; ++w) {
-    const uint4 v = __ldcs(codes + static_cast<int64_t>(w) * n + i);
-    const unsigned part[4] = {v.x, v.y, v.z, v.w};
+// Adds one word's 16 squared differences between the center (as c - lo per dimension, from `cl`)
+// and the point's codes to s.
+__device__ __forceinline__ float addWord(uint4 v, const float2* cl, float s) {
+  const unsigned part[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
-    for (int t = 0; t < kSketchDims; ++t) {
-      const float2 c = cl[w * kSketchDims + t];  // (c - lo, step)
-      const float diff = fmaf(-c.y, codeOf(part[t / 4], t % 4), c.x);
-      s = fmaf(diff, diff, s);
-    }
+  for (int t = 0; t < kSketchDims; ++t) {
+    const float2 c = cl[t];  // (c - lo, step)
+    const float diff = fmaf(-c.y, codeOf(part[t / 4], t % 4), c.x);
+    s = fmaf(diff, diff, s);
   }
   return s;
 }
 
-__global__ void __launch_bounds__(kThreads)
+// B words loaded before any is used, from word w on.
+template <int B>
+__device__ __forceinline__ float addWords(const uint4* __restrict__ codes, int64_t n, int64_t i,
+                                          int w, const float2* cl, float s) {
+  uint4 v[B];
+#pragma unroll
+  for (int b = 0; b < B; ++b) v[b] = __ldcs(codes + static_cast<int64_t>(w + b) * n + i);
+#pragma unroll
+  for (int b = 0; b < B; ++b) s = addWord(v[b], cl + (w + b) * kSketchDims, s);
+  return s;
+}
+
+// The float sum of squared differences between the center and a point's sketch: what the
+// sketch test bounds. The time per center is a chain of memory round trips per warp (the
+// point's label and distance, its sketch, maybe its coordinates), so the words go in batches
+// of 8, then 4, then one at a time: 3 round trips at D = 200 (13 words). With one word in flight
+// the screen ran at 0.8 TB/s (H200, 2026-12-02), with 4 at about twice that.
+__device__ __forceinline__ float sketchDistance(const uint4* __restrict__ codes, int64_t n,
+                                                int64_t i, int words, const float2* cl) {
+  float s = 0.f;
+  int w = 0;
+  for (; w + 8 <= words; w += 8) s = addWords<8>(codes, n, i, w, cl, s);
+  if (w + 4 <= words) {
+    s = addWords<4>(codes, n, i, w, cl, s);
+    w += 4;
+  }
+  for (; w < words; ++w) s = addWords<1>(codes, n, i, w, cl, s);
+  return s;
+}
+
+// 4 blocks of 256 threads per SM: up to 64 registers, for the loads in flight above and below.
+__global__ void __launch_bounds__(kThreads, 4)
     kcentersPrunedKernel(const float* __restrict__ X, int64_t n, int d, int j, int k,
                          float margin, float* __restrict__ dist, int* __restrict__ labels,
                          State st) {
@@ -221,7 +247,9 @@ __global__ void __launch_bounds__(kThreads)
     if (read) {
       ++visited;
       float s = 0.f;  // the best variant's arithmetic: dimension 0 first, one FMA per dimension
-#pragma unroll 8
+      // 16 loads in flight: a point read here is often alone in its warp (its neighbours were
+      // skipped), so its 200 loads are a chain of round trips, 13 instead of 25 at unroll 8.
+#pragma unroll 16
       for (int q = 0; q < d; ++q) {
         const float t = center[q] - __ldcs(X + static_cast<int64_t>(q) * n + i);
         s = fmaf(t, t, s);
