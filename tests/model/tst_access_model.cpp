@@ -184,6 +184,47 @@ class TstAccessModel : public QObject {
     }
   }
 
+  // Bulk rows (200 x 1000, block 15: the partial last group of 40 rows): the trace moves exactly
+  // the group's rows, the writer warps store whole 128-byte output pieces from an 8-way conflicted
+  // stage column; a cc 8.0 device has no bulk copy and gets the 40-wide tile.
+  void bulkRowsIsTraced() {
+    const AccessQuery q = query("best", 32, 256, 200, 1000, {15, 0});
+    const BlockTrace t = traceBlock(q);
+    QVERIFY(t.description.find("bulk-rows") != std::string::npos);
+    QCOMPARE(t.blockDim.x * t.blockDim.y, 288);
+    std::set<int64_t> loads, stores;
+    for (const auto& a : t.recorder.accesses()) {
+      if (a.space != Space::Global) continue;
+      (a.kind == Kind::Load ? loads : stores).insert(a.element);
+    }
+    std::set<int64_t> expectIn, expectOut;
+    for (int64_t y = 960; y < 1000; ++y)
+      for (int64_t x = 0; x < 200; ++x) {
+        expectIn.insert(y * 200 + x);
+        expectOut.insert(x * 1000 + y);
+      }
+    QVERIFY(loads == expectIn);
+    QVERIFY(stores == expectOut);
+
+    const WarpReport full = analyze(query("best", 32, 256, 200, 1024, {3, 0}, 2));
+    const auto warpStores = pick(full, Space::Global, Kind::Store);
+    QCOMPARE(warpStores.size(), size_t(50));  // 400 tasks over 8 warps
+    for (const Request* r : warpStores) {
+      QCOMPARE(int(r->lanes.size()), 32);
+      QCOMPARE(r->sectors, 4);
+      QCOMPARE(r->efficiency, 1.0);
+    }
+    for (const Request* r : pick(full, Space::Shared, Kind::Load)) QCOMPARE(r->conflictDegree, 8);
+    const WarpReport copier = analyze(query("best", 32, 256, 200, 1024, {3, 0}, 8));
+    QVERIFY(pick(copier, Space::Global, Kind::Store).empty());  // warp 8 only issues the copy
+
+    const WarpReport older = analyze(query("best", 32, 256, 200, 1000, {0, 0}, 0, 8));
+    QVERIFY(older.description.find("tile-40") != std::string::npos);
+    qputenv("KERNELLAB_TRANSPOSE_STRATEGY", "bulk-rows");
+    QVERIFY_THROWS_EXCEPTION(InputError, analyze(query("best", 32, 256, 200, 1000, {0, 0}, 0, 8)));
+    qunsetenv("KERNELLAB_TRANSPOSE_STRATEGY");
+  }
+
   void badQueriesAreInputErrors() {
     QVERIFY_THROWS_EXCEPTION(InputError, analyze(query("naive", 32, 256, 2048, 2048, {0, 0}, 8)));
     QVERIFY_THROWS_EXCEPTION(InputError, analyze(query("naive", 32, 256, 2048, 2048, {64, 0})));

@@ -83,17 +83,18 @@ class TstTransposeCpu : public QObject {
 
   // Every strategy of the best variant (issue 18), forced where it applies, moves every element
   // through the shared phase functions: tails of 1-3 points, partial staged blocks, the aligned
-  // tile's heads at odd heights.
+  // tile's heads at odd heights, bulk rows' partial last row group (heights not a multiple of 64).
   void everyBestStrategyMatchesReference_data() {
     QTest::addColumn<QString>("strategy");
     QTest::addColumn<int>("w");
     QTest::addColumn<int>("h");
     const int sizes[][2] = {{3, 1001},  {16, 999}, {1, 50},  {1001, 3},   {999, 16}, {200, 777},
                             {777, 200}, {33, 65},  {64, 64}, {1001, 999}, {17, 300}, {300, 17},
-                            {120, 130}, {65, 137}};
+                            {120, 130}, {65, 137},  {40, 1000}, {600, 129}, {200, 64},
+                            {4, 63}};
     for (const char* st :
-         {"tile", "aligned-tile", "aligned-stripe", "tile-40", "narrow-width", "narrow-height",
-          "staged-rows", "staged-cols"})
+         {"tile", "aligned-tile", "aligned-stripe", "tile-40", "bulk-rows", "narrow-width",
+          "narrow-height", "staged-rows", "staged-cols"})
       for (auto& sz : sizes)
         if (strategyApplies(*strategyFromString(st), sz[0], sz[1]))
           QTest::newRow(qPrintable(QString("%1 %2x%3").arg(st).arg(sz[0]).arg(sz[1])))
@@ -122,7 +123,12 @@ class TstTransposeCpu : public QObject {
     QCOMPARE(chooseStrategy(1000000, 3), Strategy::NarrowHeight);
     QCOMPARE(chooseStrategy(16, 1000000), Strategy::StagedRows);
     QCOMPARE(chooseStrategy(1000000, 16), Strategy::StagedCols);
-    QCOMPARE(chooseStrategy(200, 1000000), Strategy::Tile40);
+    QCOMPARE(chooseStrategy(200, 1000000), Strategy::BulkRows);
+    QCOMPARE(chooseStrategy(40, 1000000), Strategy::BulkRows);
+    // Wider ones keep the 40-wide tile until measured (one 150 KB block per SM at 600).
+    QCOMPARE(chooseStrategy(600, 1000000), Strategy::Tile40);
+    // A device without the bulk copy keeps the 40-wide tile.
+    QCOMPARE(chooseStrategy(200, 1000000, false), Strategy::Tile40);
     QCOMPARE(chooseStrategy(192, 1000000), Strategy::Tile);
     QCOMPARE(chooseStrategy(680, 1000000), Strategy::Tile);  // 17 tiles of 40: past one stripe
     QCOMPARE(chooseStrategy(1000000, 200), Strategy::Tile);
@@ -138,6 +144,26 @@ class TstTransposeCpu : public QObject {
     QCOMPARE(res.variants[1].strategy, std::string("narrow-width"));
     QVERIFY(res.variants[1].kernels.front().name.find("NarrowWidth") != std::string::npos ||
             res.variants[1].kernels.front().name == "transposeBestKernel");
+  }
+
+  // Bulk rows: the bulk copy needs compute capability 9.0, its stage the per-block shared memory,
+  // and a width that is a multiple of 4 (16-byte aligned chunks of 16-byte multiples).
+  void bulkRowsRunsOnlyWhereTheDeviceCan() {
+    QVERIFY(bulkRowsRunsOn(9, 227 * 1024, 200));
+    QVERIFY(bulkRowsRunsOn(10, 227 * 1024, 600));
+    QVERIFY(!bulkRowsRunsOn(8, 163 * 1024, 200));      // A100: no bulk copy
+    QVERIFY(bulkRowsRunsOn(12, 99 * 1024, 200));       // 51 KB stage in 99 KiB
+    QVERIFY(!bulkRowsRunsOn(12, 99 * 1024, 400));      // 100 KiB stage does not fit
+    QVERIFY(!strategyApplies(Strategy::BulkRows, 202, 1000));
+    QVERIFY(!strategyApplies(Strategy::BulkRows, 908, 1000));  // 227 KiB stage: no room left
+    QVERIFY(strategyApplies(Strategy::BulkRows, 904, 1000));
+    const Geometry g = makeGeometry(request(200, 1000, 32, 256), Variant::Best);
+    QCOMPARE(g.strategy, Strategy::BulkRows);
+    QCOMPARE(g.gridX, 16);  // 15 groups of 64 rows and one of 40
+    QCOMPARE(g.gridY, 1);
+    QCOMPARE(g.tile * g.blockRows, 288);
+    QCOMPARE(sharedFloats(g), 64 * 200);
+    // (The fallback on a device without it: tst_access_model traces a cc 8.0 device.)
   }
 
   void forcedStrategyThatCannotMoveTheShapeIsRefused() {

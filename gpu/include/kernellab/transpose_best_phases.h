@@ -37,11 +37,31 @@ constexpr int kStripePitch = kStripeStaged + 1;           // odd: 32 columns of 
 constexpr int kTile40Width = 40;
 constexpr int kTile40Rows = 64;
 constexpr int kTile40Pitch = kTile40Rows + 1;
+// Bulk rows (narrow, tall matrices on compute capability >= 9.0): a block takes 64 consecutive
+// whole input rows, one contiguous chunk that one bulk copy brings into shared memory; 8 warps
+// write it out while a ninth only issued the copy (288 threads).
+constexpr int kBulkRowsGroup = 64;        // input rows per block
+constexpr int kBulkRowsWriterWarps = 8;   // warps 0..7 write; warp 8 issues the bulk copy
+constexpr int kBulkRowsThreads = 32 * (kBulkRowsWriterWarps + 1);
+constexpr int kBulkRowsMinCcMajor = 9;    // cp.async.bulk and mbarrier transaction counts
+// The largest stage the rule allows: the 227 KiB per-block opt-in of cc 9.0 (H100, H200) less
+// room for the mbarrier. A device with less opt-in (cc 12.x: 99 KiB) is checked at launch
+// (bulkRowsRunsOn).
+constexpr int64_t kBulkRowsMaxStageBytes = 226 * 1024;
+// The widest matrix the rule gives bulk rows: measured at W = 200 only (4 blocks of 51 KB per
+// SM); at 600 one 150 KB block per SM may lose to tile-40. Wider ones keep tile-40 until measured
+// (forcing bulk-rows runs it up to the stage limit).
+constexpr int64_t kBulkRowsChosenWidth = 256;
+// Shared bytes a bulk-rows block needs besides its stage: the mbarrier, rounded up generously.
+constexpr int64_t kBulkRowsExtraSharedBytes = 128;
 
 // Rows (or columns) a staged block moves: whole 128-byte output pieces at least, more for
 // narrower matrices so each output row gets a longer run per block (shared memory stays near
 // 33 KB: 8 blocks per SM).
 KL_HD int stagedSpan(int64_t side) { return side <= 16 ? 256 : side <= 64 ? 128 : 32; }
+
+// Bytes of the bulk-rows stage: kBulkRowsGroup whole input rows of w floats.
+KL_HD int64_t bulkRowsStageBytes(int64_t w) { return w * kBulkRowsGroup * 4; }
 
 // ---- which strategy for which shape
 // ------------------------------------------------------------
@@ -62,6 +82,12 @@ KL_HD bool strategyApplies(Strategy s, int64_t w, int64_t h) {
       return (h + kAlignShift - 1 + kStripeRows - 1) / kStripeRows <= 65535;
     case Strategy::Tile40:
       return (h + kTile40Rows - 1) / kTile40Rows <= 65535;
+    case Strategy::BulkRows:
+      // The bulk copy moves 16-byte units from a 16-byte aligned address: a group starting at row
+      // r0 begins r0 * w * 4 bytes in and spans rows * w * 4 bytes, both multiples of 16 for any
+      // row count (the partial last group too) exactly when w is a multiple of 4.
+      return w % 4 == 0 && bulkRowsStageBytes(w) <= kBulkRowsMaxStageBytes &&
+             (h + kBulkRowsGroup - 1) / kBulkRowsGroup <= 2147483647;
     default:
       return true;
   }
@@ -76,18 +102,34 @@ KL_HD bool strategyApplies(Strategy s, int64_t w, int64_t h) {
 //  - output rows (height floats) off the 32-byte grid: the aligned stripe (8191 x 8193: 0.92; the
 //    aligned tile 0.74, the plain tile 0.58-0.73; 2026-12-02);
 //  - a width that is a multiple of 40 but not of 32, up to 16 tiles: the 40-wide tile (200 x 1e6:
-//    0.89, the 32-wide tile in one stripe 0.87, staged 0.76).
-KL_HD Strategy chooseStrategy(int64_t w, int64_t h) {
+//    0.89, the 32-wide tile in one stripe 0.87, staged 0.76);
+//  - the same widths on a device with the bulk-copy engine (bulkCopy: compute capability >= 9.0
+//    with the stage in its per-block shared memory, bulkRowsRunsOn): bulk rows (200 x 1e6: 0.920,
+//    tile-40 0.891 in the same run; 2026-12-02, scripts/experiments/transpose_skinny.cu,
+//    configuration b1d-R64-naive). Measured at W = 200 only.
+// bulkCopy = true describes the H200 the rule was measured on; the CPU executor and the tracer
+// run every strategy, so only a CUDA launch on another device passes false.
+KL_HD Strategy chooseStrategy(int64_t w, int64_t h, bool bulkCopy = true) {
   if (w <= 4) return Strategy::NarrowWidth;
   if (h <= 4) return Strategy::NarrowHeight;
   if (w <= 32 && h >= 8 * w) return Strategy::StagedRows;
   if (h <= 32 && w >= 8 * h) return Strategy::StagedCols;
   if (h % 8 != 0 && strategyApplies(Strategy::AlignedStripe, w, h))
     return Strategy::AlignedStripe;
-  if (w % kTile40Width == 0 && w % 32 != 0 && w <= 16 * kTile40Width &&
-      strategyApplies(Strategy::Tile40, w, h))
-    return Strategy::Tile40;
+  if (w % kTile40Width == 0 && w % 32 != 0 && w <= 16 * kTile40Width) {
+    if (bulkCopy && w <= kBulkRowsChosenWidth && strategyApplies(Strategy::BulkRows, w, h))
+      return Strategy::BulkRows;
+    if (strategyApplies(Strategy::Tile40, w, h)) return Strategy::Tile40;
+  }
   return Strategy::Tile;
+}
+
+// Whether a CUDA device can run bulk rows at width w: the bulk copy needs compute capability 9.0,
+// and the stage must fit the device's per-block shared memory opt-in.
+KL_HD bool bulkRowsRunsOn(int ccMajor, uint64_t sharedPerBlockOptin, int64_t w) {
+  return ccMajor >= kBulkRowsMinCcMajor &&
+         static_cast<uint64_t>(bulkRowsStageBytes(w) + kBulkRowsExtraSharedBytes) <=
+             sharedPerBlockOptin;
 }
 
 // Floats of shared memory one block of the strategy uses.
@@ -99,6 +141,8 @@ KL_HD int sharedFloats(const Geometry& g) {
       return kStripeWidth * kStripePitch;
     case Strategy::Tile40:
       return kTile40Width * kTile40Pitch;
+    case Strategy::BulkRows:
+      return kBulkRowsGroup * static_cast<int>(g.width);
     case Strategy::StagedRows:
       return static_cast<int>(g.width) * (g.span + 1);
     case Strategy::StagedCols:
@@ -501,6 +545,65 @@ KL_HD void tile40Phase(int phase, const Geometry& g, BlockCoord t, int tx, int t
   }
 }
 
+// ---- BulkRows: narrow, tall matrices on compute capability >= 9.0 ----------------------------
+// The 64 whole input rows of a block are ONE contiguous chunk of 64 x W floats, so on the GPU one
+// lane issues one bulk copy (cp.async.bulk, completing on an mbarrier) and the copy engine reads
+// it into shared memory unchanged, row r of the group at r * W: no warp spends registers or
+// instructions on loads, and the reads are long sequential streams. Warps 0..7 then write: each
+// output row c gets the group's 64-float segment out[c * H + r0 ..), 32 floats (128 bytes) per
+// warp store. H200, 2026-12-02, 200 x 1e6: 0.920 of cudaMemcpy, tile-40 0.891 in the same run
+// (scripts/experiments/transpose_skinny.cu, b1d-R64-naive; 288 threads, 4 blocks per SM).
+
+// The input rows a block moves: the group of kBulkRowsGroup starting at `first`; the last group
+// of a height that is not a multiple of 64 is partial.
+struct RowGroup {
+  int64_t first;
+  int rows;
+};
+
+KL_HD RowGroup bulkRowsGroup(const Geometry& g, BlockCoord t) {
+  const int64_t first = static_cast<int64_t>(t.x) * kBulkRowsGroup;
+  const int64_t left = g.height - first;
+  return {first, left < kBulkRowsGroup ? static_cast<int>(left) : kBulkRowsGroup};
+}
+
+// Whether 32-bit indices reach every output element (c * H + row < W * H).
+KL_HD bool bulkRowsFitsInt32(int64_t w, int64_t h) { return w * h < (int64_t(1) << 31); }
+
+// Phase 0 as the executor and the tracer see it. The kernel's bulk copy is not a warp access, so
+// the model moves the same chunk into the same stage layout with the block's threads in a strided
+// loop: the executor gets the stage the kernel gets, the tracer the same global bytes (its warp
+// requests are the model's, not the copy engine's).
+template <class Mem>
+KL_HD void bulkRowsLoadModel(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
+  const RowGroup group = bulkRowsGroup(g, t);
+  const int count = group.rows * static_cast<int>(g.width);
+  const int64_t base = group.first * g.width;
+  for (int e = tx + 32 * ty; e < count; e += kBulkRowsThreads)
+    m.storeShared(e, m.loadGlobal(base + e));
+}
+
+// Phase 1, the kernel's own: the block's work is W columns x 2 halves of 32 rows; warp ty takes
+// tasks ty, ty + 8, ... (task k: column k / 2, rows 32 (k % 2) ..); lane tx reads row
+// 32 (k % 2) + tx of the column from the stage and writes it to output row c. The stage read is
+// the plain one: with W = 200 the lanes' words are 200 apart, 4 banks, an 8-way conflict, and
+// still it measured best in the harness run, conflict-free rotated reads included (the writes,
+// not the stage reads, bound the kernel).
+// Warp 8 issued the copy and writes nothing.
+template <class I, class Mem>
+KL_HD void bulkRowsStore(const Geometry& g, BlockCoord t, int tx, int ty, Mem& m) {
+  if (ty >= kBulkRowsWriterWarps) return;
+  constexpr int kHalves = kBulkRowsGroup / 32;
+  const RowGroup group = bulkRowsGroup(g, t);
+  const int w = static_cast<int>(g.width);
+  const I h = static_cast<I>(g.height), first = static_cast<I>(group.first);
+  const int tasks = w * kHalves;
+  for (int k = ty; k < tasks; k += kBulkRowsWriterWarps) {
+    const int c = k / kHalves, r = 32 * (k % kHalves) + tx;
+    if (r < group.rows) m.storeGlobal(static_cast<I>(c) * h + first + r, m.loadShared(r * w + c));
+  }
+}
+
 // ---- dispatch
 // -----------------------------------------------------------------------------------
 
@@ -617,6 +720,12 @@ KL_HD void runBlockPhase(Variant v, int phase, const Geometry& g, BlockCoord t, 
       break;
     case Strategy::Tile40:
       tile40Phase<int64_t>(phase, g, t, tx, ty, m);
+      break;
+    case Strategy::BulkRows:
+      if (phase == 0)
+        bulkRowsLoadModel(g, t, tx, ty, m);
+      else
+        bulkRowsStore<int64_t>(g, t, tx, ty, m);
       break;
     default:
       runPhase(v, phase, g, t, tx, ty, m);

@@ -36,6 +36,8 @@ enum class Strategy {
   StagedCols,    // height <= 256: a block stages a band of columns of every row
   AlignedStripe,  // odd sizes: sector-aligned output pieces, 64 x 64 per block in two steps
   Tile40,         // widths that are a multiple of 40 (D = 200): 40 x 64 tiles
+  BulkRows,       // narrow, tall matrices on cc >= 9.0: 64 whole input rows per block, fetched
+                  // by one bulk copy (cp.async.bulk) and written by 8 warps
 };
 
 // Four consecutive floats, moved as one 16-byte access (float4 on the GPU).

@@ -6,6 +6,7 @@
 // (kernellab/transpose_phases.h); only the memory policy and the barrier differ.
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <vector>
 
 #include "cuda/copy_ceiling.h"
@@ -17,6 +18,7 @@
 #include "kernellab/transpose_best_phases.h"
 #include "transpose_backend.h"
 #include "transpose_device.h"
+#include "transpose_parts.h"
 
 namespace kernellab::transpose {
 namespace {
@@ -217,6 +219,93 @@ __global__ void __launch_bounds__(128, minBlocks(sizeof(I) == 4 ? 10 : 8, 128))
   cuda::blockEnd<kRecord>(d_slots, start, t);
 }
 
+// ---- bulk rows (cc >= 9.0): the bulk copy and its mbarrier in PTX -------------------------------
+// Only sm_90 and later have these instructions; for the older targets of a multi-architecture
+// build the kernel below compiles to an empty body, and the host never launches it there
+// (bulkRowsRunsOn checks the device, requireBulkCopyCode the code the device would run).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+__device__ __forceinline__ uint32_t sharedAddress(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// An mbarrier whose phase completes on one arrival plus the bytes that arrival announced.
+__device__ __forceinline__ void initStageBarrier(uint64_t* bar) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(sharedAddress(bar)), "r"(1u)
+               : "memory");
+  // The copy engine (the async proxy) signals the barrier: make the initialisation visible to it.
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+// The one arrival: the phase now also waits for `bytes` transferred bytes.
+__device__ __forceinline__ void arriveExpectingBytes(uint64_t* bar, uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(sharedAddress(bar)),
+               "r"(bytes)
+               : "memory");
+}
+
+// Global -> shared by the copy engine: `bytes` a multiple of 16, both addresses 16-byte aligned;
+// the transferred bytes count down `bar`'s expected transaction count.
+__device__ __forceinline__ void bulkCopyToShared(void* dst, const void* src, uint32_t bytes,
+                                                 uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+      :
+      : "r"(sharedAddress(dst)), "l"(src), "r"(bytes), "r"(sharedAddress(bar))
+      : "memory");
+}
+
+// Waits until the barrier's phase with this parity has completed. A phase that never completes
+// would hang the process; after about 2^26 polls (seconds) the kernel traps instead, which the
+// host reports as a CUDA error.
+__device__ __forceinline__ void waitStagePhase(uint64_t* bar, uint32_t parity) {
+  const uint32_t address = sharedAddress(bar);
+  for (uint32_t polls = 0;; ++polls) {
+    uint32_t done;
+    asm volatile(
+        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+        " selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(address), "r"(parity)
+        : "memory");
+    if (done) return;
+    if (polls > (1u << 26)) __trap();
+  }
+}
+#endif
+
+// Narrow, tall matrices on cc >= 9.0 (transpose_best_phases.h): warp 8's first lane fetches the
+// block's 64 whole input rows with one bulk copy; warps 0..7 wait for the bytes, then write
+// 128-byte pieces of every output row. 288 threads, 4 blocks per SM (51 KB of stage each at
+// W = 200), as measured (scripts/experiments/transpose_skinny.cu, pipeK<kBulk, kNaive, 64, 8, 1>).
+template <class I, bool kRecord>
+__global__ void __launch_bounds__(kBulkRowsThreads, minBlocks(4, kBulkRowsThreads))
+    transposeBulkRowsKernel(const float* __restrict__ d_in, float* __restrict__ d_out, Geometry g,
+                            cuda::BlockSlot* d_slots) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  extern __shared__ __align__(16) float bulkStage[];
+  __shared__ __align__(8) uint64_t stageFull;
+  const auto start = cuda::blockStart<kRecord>();
+  const BlockCoord t{static_cast<int>(blockIdx.x), 0};
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  if (tx == 0 && ty == 0) initStageBarrier(&stageFull);
+  __syncthreads();  // the barrier is initialised before anyone arrives or waits
+  if (ty == kBulkRowsWriterWarps) {
+    if (tx == 0) {
+      const RowGroup group = bulkRowsGroup(g, t);
+      const uint32_t bytes = static_cast<uint32_t>(group.rows * g.width * sizeof(float));
+      arriveExpectingBytes(&stageFull, bytes);
+      bulkCopyToShared(bulkStage, d_in + group.first * g.width, bytes, &stageFull);
+    }
+  } else {
+    waitStagePhase(&stageFull, 0);  // the stage's one use: phase 0
+    DeviceMem m{d_in, d_out, bulkStage};
+    bulkRowsStore<I>(g, t, tx, ty, m);
+  }
+  cuda::blockEnd<kRecord>(d_slots, start, t);
+#endif
+}
+
 // Narrow matrices in registers: D is the short side, a compile-time constant.
 template <int D, bool kRecord>
 __global__ void __launch_bounds__(256)
@@ -285,6 +374,20 @@ KernelFn narrowKernel(Strategy s, int d) {
   return k;
 }
 
+// A build whose targets lack sm_90 code would give a cc >= 9.0 device the empty stub of
+// transposeBulkRowsKernel (from older PTX): refuse to launch it rather than write nothing.
+void requireBulkCopyCode(KernelFn fn) {
+  cudaFuncAttributes a{};
+  KL_CUDA_CHECK(cudaFuncGetAttributes(&a, fn));
+  if (a.binaryVersion < 90)
+    throw CudaError(cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice",
+                    "transposeBulkRowsKernel has no code for compute capability 9.0 or later in "
+                    "this build (binary version " + std::to_string(a.binaryVersion) +
+                        "); add 90 to CMAKE_CUDA_ARCHITECTURES",
+                    "cudaFuncGetAttributes(transposeBulkRowsKernel).binaryVersion", __FILE__,
+                    __LINE__, false);
+}
+
 // The best variant's kernel for its geometry's strategy, its name and dynamic
 // shared memory.
 struct BestKernel {
@@ -319,6 +422,17 @@ BestKernel bestKernel(const Geometry& g, bool record) {
       else
         b.fn = record ? transposeTile40Kernel<int64_t, true> : transposeTile40Kernel<int64_t, false>;
       b.name = "transposeTile40Kernel";
+      break;
+    case Strategy::BulkRows:
+      if (bulkRowsFitsInt32(g.width, g.height))
+        b.fn = record ? transposeBulkRowsKernel<int32_t, true>
+                      : transposeBulkRowsKernel<int32_t, false>;
+      else
+        b.fn = record ? transposeBulkRowsKernel<int64_t, true>
+                      : transposeBulkRowsKernel<int64_t, false>;
+      b.name = "transposeBulkRowsKernel";
+      b.sharedBytes = sizeof(float) * static_cast<size_t>(sharedFloats(g));
+      requireBulkCopyCode(b.fn);
       break;
     case Strategy::NarrowWidth:
     case Strategy::NarrowHeight: {
@@ -476,6 +590,21 @@ std::unique_ptr<Backend> makeCudaBackend(const float* in, int64_t width, int64_t
 }  // namespace kernellab::transpose
 
 namespace kernellab::transpose {
+namespace {
+
+// Whether the current device can run bulk rows on a matrix of this width at `in` (the bulk
+// copy's source must be 16-byte aligned; nullptr: not known yet, only the device counts).
+bool bulkCopyOnCurrentDevice(int64_t width, const float* in) {
+  int device = 0, ccMajor = 0, sharedOptin = 0;
+  KL_CUDA_CHECK(cudaGetDevice(&device));
+  KL_CUDA_CHECK(cudaDeviceGetAttribute(&ccMajor, cudaDevAttrComputeCapabilityMajor, device));
+  KL_CUDA_CHECK(
+      cudaDeviceGetAttribute(&sharedOptin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  const bool aligned = reinterpret_cast<uintptr_t>(in) % 16 == 0;
+  return aligned && bulkRowsRunsOn(ccMajor, static_cast<uint64_t>(sharedOptin), width);
+}
+
+}  // namespace
 
 bool fitsOneLaunch(int64_t width, int64_t height) {
   RunRequest r;
@@ -483,7 +612,7 @@ bool fitsOneLaunch(int64_t width, int64_t height) {
   r.section<TransposeProblem>().width = width;
   r.section<TransposeProblem>().height = height;
   try {
-    makeGeometry(r, Variant::Best);
+    makeGeometryOn(r, Variant::Best, 1024, bulkCopyOnCurrentDevice(width, nullptr));
     return true;
   } catch (const InputError&) {
     return false;
@@ -496,7 +625,7 @@ std::string transposeOnDevice(const float* in, float* out, int64_t width, int64_
   r.family = transpose::kFamily;
   r.section<TransposeProblem>().width = width;
   r.section<TransposeProblem>().height = height;
-  const Geometry g = makeGeometry(r, Variant::Best);
+  const Geometry g = makeGeometryOn(r, Variant::Best, 1024, bulkCopyOnCurrentDevice(width, in));
   const BestKernel b = bestKernel(g, false);
   b.fn<<<dim3(g.gridX, g.gridY), dim3(g.tile, g.blockRows), b.sharedBytes, stream>>>(in, out, g,
                                                                                      nullptr);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Transpose address tracer: runs one block of a variant through the same phase functions as the
 // CUDA kernel and the CPU executor, with a Mem policy that records instead of moving data.
+#include <numeric>
 #include <string>
 
 #include "kernellab/block_executor.h"
@@ -65,6 +66,15 @@ std::string strategyTraceNote(const transpose::Geometry& g, BlockCoord tile) {
       return "40 x 64 tile: each warp load covers 32 consecutive elements of the tile's "
              "40-float rows (whole sectors when a row is 160 bytes from the last), each warp "
              "store a 128-byte piece of one output row";
+    case Strategy::BulkRows:
+      return "the block's " + std::to_string(bulkRowsGroup(g, tile).rows) +
+             " input rows are one contiguous chunk; on the GPU the copy engine reads it into "
+             "shared memory with one bulk copy (warp 8 only issues it), traced here as the "
+             "block's threads reading the same bytes in a strided loop. Warps 0-7 then read a "
+             "stage column (32 rows of one column, " + std::to_string(g.width) +
+             " floats apart: a bank conflict of degree " +
+             std::to_string(std::gcd(g.width, int64_t(32))) +
+             ") and store 128 contiguous bytes of one output row per warp request";
     case Strategy::NarrowWidth:
     case Strategy::NarrowHeight:
       return "16-byte accesses (buffers 'in (16-byte)' and 'out (16-byte)'): "
@@ -96,7 +106,9 @@ BlockTrace traceTransposeBlock(const AccessQuery& q, ThreadRange keep) {
     throw InputError("--variant " + q.variant + ": unknown transpose variant (known: " + known +
                      ")");
   }
-  const Geometry g = makeGeometry(q.request, *v);
+  // The traced device's compute capability decides whether bulk rows can run (shared memory is
+  // not part of the query: the H200's opt-in is assumed).
+  const Geometry g = makeGeometryOn(q.request, *v, 1024, q.ccMajor >= kBulkRowsMinCcMajor);
   if (q.block.x < 0 || q.block.x >= g.gridX || q.block.y < 0 || q.block.y >= g.gridY)
     throw InputError("--block " + std::to_string(q.block.x) + "," + std::to_string(q.block.y) +
                      " is outside the grid (0.." + std::to_string(g.gridX - 1) + ", 0.." +

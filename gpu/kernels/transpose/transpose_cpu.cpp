@@ -15,6 +15,7 @@
 #include "kernellab/text.h"
 #include "kernellab/transpose.h"
 #include "kernellab/variant_table.h"
+#include "transpose_parts.h"
 
 namespace kernellab::transpose {
 
@@ -41,7 +42,8 @@ const std::vector<VariantInfo>& variants() {
        "stripes 4 tiles wide (one stripe when the matrix is at most 16 tiles wide) "
        "(8 elements per thread, 32x4 threads) for large matrices, "
        "sector-aligned output rows in 64 x 64 stripes for "
-       "odd sizes, 40-wide tiles for widths that are a multiple of 40 (D = 200), "
+       "odd sizes, 40-wide tiles for widths that are a multiple of 40 (D = 200; on "
+       "compute capability 9.0 and later, 64 whole rows per block fetched by one bulk copy), "
        "registers or staged rows for narrow point-cloud layouts (N "
        "x D, D <= 256)."},
   };
@@ -84,8 +86,8 @@ std::optional<Strategy> forcedStrategy(int64_t w, int64_t h) {
   const std::optional<Strategy> s = strategyFromString(env);
   if (!s)
     throw InputError(std::string("KERNELLAB_TRANSPOSE_STRATEGY=") + env +
-                     " is not a strategy (tile, aligned-tile, aligned-stripe, tile-40, narrow-width, "
-                     "narrow-height, staged-rows, staged-cols)");
+                     " is not a strategy (tile, aligned-tile, aligned-stripe, tile-40, bulk-rows, "
+                     "narrow-width, narrow-height, staged-rows, staged-cols)");
   if (!strategyApplies(*s, w, h))
     throw InputError(std::string("KERNELLAB_TRANSPOSE_STRATEGY=") + env + " cannot move a " +
                      std::to_string(w) + "x" + std::to_string(h) + " matrix (" +
@@ -93,7 +95,8 @@ std::optional<Strategy> forcedStrategy(int64_t w, int64_t h) {
   return s;
 }
 
-Geometry bestGeometry(const RunRequest& r, int maxThreadsPerBlock) {
+// bulkCopy: whether the device that will run it can run bulk rows (transpose_parts.h).
+Geometry bestGeometry(const RunRequest& r, int maxThreadsPerBlock, bool bulkCopy) {
   RunRequest shaped = r;
   shaped.section<TransposeProblem>().tile =
       32;  // validate the size with a valid shape; the best shape replaces it
@@ -102,7 +105,14 @@ Geometry bestGeometry(const RunRequest& r, int maxThreadsPerBlock) {
   if (w < 1 || h < 1)
     throw InputError("--size " + std::to_string(w) + "x" + std::to_string(h) +
                      ": width and height must be at least 1");
-  const Strategy s = forcedStrategy(w, h).value_or(chooseStrategy(w, h));
+  const std::optional<Strategy> forced = forcedStrategy(w, h);
+  if (forced == Strategy::BulkRows && !bulkCopy)
+    throw InputError(
+        "KERNELLAB_TRANSPOSE_STRATEGY=bulk-rows needs the bulk copy of compute capability 9.0 and "
+        "its " + std::to_string(bulkRowsStageBytes(w)) +
+        "-byte stage within the per-block shared memory; the device that would run it lacks one "
+        "or the other");
+  const Strategy s = forced.value_or(chooseStrategy(w, h, bulkCopy));
   Geometry g;
   if (s == Strategy::Tile || s == Strategy::AlignedTile || s == Strategy::AlignedStripe ||
       s == Strategy::Tile40) {
@@ -144,6 +154,10 @@ Geometry bestGeometry(const RunRequest& r, int maxThreadsPerBlock) {
     int64_t blocks = 0;
     if (s == Strategy::NarrowWidth) blocks = ((h + 3) / 4 + threads - 1) / threads;
     if (s == Strategy::NarrowHeight) blocks = ((w + 3) / 4 + threads - 1) / threads;
+    if (s == Strategy::BulkRows) {  // 8 writer warps and the warp that issues the bulk copy
+      g.blockRows = kBulkRowsWriterWarps + 1;
+      blocks = (h + kBulkRowsGroup - 1) / kBulkRowsGroup;
+    }
     if (s == Strategy::StagedRows || s == Strategy::StagedCols) {
       g.span = stagedSpan(s == Strategy::StagedRows ? w : h);
       // KERNELLAB_TRANSPOSE_SPAN: rows (columns) per staged block, for measuring alternatives.
@@ -179,6 +193,8 @@ const char* toString(Strategy s) {
       return "aligned-stripe";
     case Strategy::Tile40:
       return "tile-40";
+    case Strategy::BulkRows:
+      return "bulk-rows";
     case Strategy::NarrowWidth:
       return "narrow-width";
     case Strategy::NarrowHeight:
@@ -193,8 +209,8 @@ const char* toString(Strategy s) {
 
 std::optional<Strategy> strategyFromString(const std::string& id) {
   for (Strategy s : {Strategy::Tile, Strategy::AlignedTile, Strategy::AlignedStripe,
-                     Strategy::Tile40, Strategy::NarrowWidth, Strategy::NarrowHeight,
-                     Strategy::StagedRows, Strategy::StagedCols})
+                     Strategy::Tile40, Strategy::BulkRows, Strategy::NarrowWidth,
+                     Strategy::NarrowHeight, Strategy::StagedRows, Strategy::StagedCols})
     if (id == toString(s)) return s;
   return std::nullopt;
 }
@@ -214,6 +230,10 @@ std::string strategyDescription(Strategy s) {
     case Strategy::Tile40:
       return "40 x 64 tile, 32x4 threads: a width that is a multiple of 40 (D = 200) fills "
              "whole tiles where 32-wide tiles leave the last one partly empty";
+    case Strategy::BulkRows:
+      return "64 whole input rows per block (one contiguous chunk) fetched into shared memory by "
+             "one bulk copy (compute capability 9.0+), then 8 warps write 128-byte pieces of "
+             "every output row; 32 x 9 threads, width a multiple of 4";
     case Strategy::NarrowWidth:
       return "width <= 16: each thread moves 4 rows x width in registers, "
              "16-byte loads and "
@@ -235,7 +255,11 @@ std::string strategyDescription(Strategy s) {
 }
 
 Geometry makeGeometry(const RunRequest& r, Variant v, int maxThreadsPerBlock) {
-  if (v == Variant::Best) return bestGeometry(r, maxThreadsPerBlock);
+  return makeGeometryOn(r, v, maxThreadsPerBlock, true);
+}
+
+Geometry makeGeometryOn(const RunRequest& r, Variant v, int maxThreadsPerBlock, bool bulkCopy) {
+  if (v == Variant::Best) return bestGeometry(r, maxThreadsPerBlock, bulkCopy);
   const int tile = r.section<TransposeProblem>().tile;
   const int tpb = r.launch.threadsPerBlock;
   if (tile != 16 && tile != 32)

@@ -63,6 +63,10 @@ RunResult runTranspose(const RunRequest& r, const BackendDecision& d, const RunH
     res.ceilings.push_back(backend->copyCeiling(r.warmup, r.repetitions, hooks.within(0.05, 0.1, "measuring the copy ceiling")));
   }
 
+  // The CPU executor runs every strategy; a CUDA device runs bulk rows only with the bulk copy
+  // (compute capability 9.0) and room for its stage.
+  const bool bulkCopy =
+      !d.useCuda || bulkRowsRunsOn(d.device.ccMajor, d.device.sharedPerBlockOptin, w);
   std::vector<float> out(r.verify ? static_cast<size_t>(count) : 0);
   const double bytes = effectiveBytes(w, h);
   for (size_t i = 0; i < list.size(); ++i) {
@@ -71,7 +75,7 @@ RunResult runTranspose(const RunRequest& r, const BackendDecision& d, const RunH
     const RunHooks part = hooks.within(0.1 + 0.9 * double(i) / double(list.size()),
                                        0.1 + 0.9 * double(i + 1) / double(list.size()), "running " + std::string(vi.id));
     part.report("", 0.0);
-    const Geometry g = makeGeometry(r, v, d.device.maxThreadsPerBlock);
+    const Geometry g = makeGeometryOn(r, v, d.device.maxThreadsPerBlock, bulkCopy);
 
     VariantResult vr;
     vr.variant = vi.id;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernellab/family.h"
+#include "kernellab/transpose.h"
 
 namespace kernellab::detail {
 
@@ -25,6 +26,12 @@ BlockTrace traceTransposeBlock(const AccessQuery& query, ThreadRange keep);
 }  // namespace kernellab::access::detail
 
 namespace kernellab::transpose {
+
+// transpose_cpu.cpp: makeGeometry for the device that will run the variant. bulkCopy: whether it
+// can run the bulk-rows strategy (the CPU executor always can; a CUDA device when
+// bulkRowsRunsOn says so); without it the shape rule falls back to its earlier choice, and a
+// forced bulk-rows is an InputError.
+Geometry makeGeometryOn(const RunRequest& r, Variant v, int maxThreadsPerBlock, bool bulkCopy);
 
 // transpose_verify_cases.cpp: `verify`'s cases: awkward sizes and every launch shape.
 std::vector<VerifyCase> verifyCases(bool quick);
