@@ -48,10 +48,11 @@ constexpr int kBulkRowsMinCcMajor = 9;    // cp.async.bulk and mbarrier transact
 // room for the mbarrier. A device with less opt-in (cc 12.x: 99 KiB) is checked at launch
 // (bulkRowsRunsOn).
 constexpr int64_t kBulkRowsMaxStageBytes = 226 * 1024;
-// The widest matrix the rule gives bulk rows: measured at W = 200 only (4 blocks of 51 KB per
-// SM); at 600 one 150 KB block per SM may lose to tile-40. Wider ones keep tile-40 until measured
-// (forcing bulk-rows runs it up to the stage limit).
-constexpr int64_t kBulkRowsChosenWidth = 256;
+// The widest matrix the rule gives bulk rows: none for now. The harness's kernel reached 0.920 at
+// 200 x 1e6 but this one, with the width a run-time value, 0.885-0.892 (H200, 2026-12-02 session
+// 4, three runs), no better than tile-40 (0.889-0.893): until it is, bulk rows is run only when
+// forced (KERNELLAB_TRANSPOSE_STRATEGY=bulk-rows), to compare. The rule below keeps its place.
+constexpr int64_t kBulkRowsChosenWidth = 0;
 // Shared bytes a bulk-rows block needs besides its stage: the mbarrier, rounded up generously.
 constexpr int64_t kBulkRowsExtraSharedBytes = 128;
 
@@ -103,10 +104,10 @@ KL_HD bool strategyApplies(Strategy s, int64_t w, int64_t h) {
 //    aligned tile 0.74, the plain tile 0.58-0.73; 2026-12-02);
 //  - a width that is a multiple of 40 but not of 32, up to 16 tiles: the 40-wide tile (200 x 1e6:
 //    0.89, the 32-wide tile in one stripe 0.87, staged 0.76);
-//  - the same widths on a device with the bulk-copy engine (bulkCopy: compute capability >= 9.0
-//    with the stage in its per-block shared memory, bulkRowsRunsOn): bulk rows (200 x 1e6: 0.920,
-//    tile-40 0.891 in the same run; 2026-12-02, scripts/experiments/transpose_skinny.cu,
-//    configuration b1d-R64-naive). Measured at W = 200 only.
+//  - bulk rows (the bulk-copy engine, bulkCopy: compute capability >= 9.0 with the stage in its
+//    per-block shared memory, bulkRowsRunsOn) for widths up to kBulkRowsChosenWidth: none for now.
+//    Its harness kernel reached 0.920 at 200 x 1e6 (tile-40 0.891 in the same run;
+//    scripts/experiments/transpose_skinny.cu, b1d-R64-naive), this one 0.885-0.892 (session 4).
 // bulkCopy = true describes the H200 the rule was measured on; the CPU executor and the tracer
 // run every strategy, so only a CUDA launch on another device passes false.
 KL_HD Strategy chooseStrategy(int64_t w, int64_t h, bool bulkCopy = true) {
