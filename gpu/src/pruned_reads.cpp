@@ -5,11 +5,11 @@
 
 namespace kernellab {
 
-PrunedReads prunedReads(const VariantResult& v, int64_t n) {
+PrunedReads prunedReads(const std::vector<IterationRecord>& iterations, int64_t n) {
   PrunedReads r;
   if (n <= 0) return r;
   double visited = 0, screened = 0;
-  for (const IterationRecord& it : v.iterations) {
+  for (const IterationRecord& it : iterations) {
     if (it.visited < 0) continue;
     visited += double(it.visited);
     screened += double(std::max<int64_t>(0, it.screened));  // older files: no sketch

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "kernellab/result.h"
 
@@ -20,6 +21,9 @@ struct PrunedReads {
   double byteShare() const { return floatShare + sketchShare / 4.0; }
 };
 
-PrunedReads prunedReads(const VariantResult& v, int64_t n);
+PrunedReads prunedReads(const std::vector<IterationRecord>& iterations, int64_t n);
+inline PrunedReads prunedReads(const VariantResult& v, int64_t n) {
+  return prunedReads(v.iterations, n);
+}
 
 }  // namespace kernellab

@@ -18,6 +18,7 @@
 #include "kernellab/clustering.h"
 #include "kernellab/errors.h"
 #include "kernellab/host_memory.h"
+#include "kernellab/pruned_reads.h"
 #include "kernellab/text.h"
 #include "kmeans_stop.h"
 
@@ -746,14 +747,12 @@ class VariantRun {
     // The pruned engine's work per launch: the mean of its counted centers (the median
     // repetition's records; every repetition reads the same points).
     double visited = double(s_.n), screened = 0;
-    if (v_.engine == Engine::Pruned && !records_.empty()) {
-      double sum = 0, sketched = 0;
-      for (const IterationRecord& rec : records_) {
-        sum += double(std::max<int64_t>(0, rec.visited));
-        sketched += double(std::max<int64_t>(0, rec.screened));
+    if (v_.engine == Engine::Pruned) {
+      const PrunedReads reads = prunedReads(records_, s_.n);
+      if (reads.centers > 0) {
+        visited = reads.floatShare * double(s_.n);
+        screened = reads.sketchShare * double(s_.n);
       }
-      visited = sum / double(records_.size());
-      screened = sketched / double(records_.size());
     }
     for (size_t q = 0; q < kernels_; ++q) {
       KernelResult kr;
