@@ -123,11 +123,15 @@ class TstTransposeCpu : public QObject {
     QCOMPARE(chooseStrategy(1000000, 3), Strategy::NarrowHeight);
     QCOMPARE(chooseStrategy(16, 1000000), Strategy::StagedRows);
     QCOMPARE(chooseStrategy(1000000, 16), Strategy::StagedCols);
-    // Bulk rows is chosen by no shape (measured no better than tile-40 in the product kernel).
-    QCOMPARE(chooseStrategy(200, 1000000), Strategy::Tile40);
+    // Bulk rows from 120 to 200 floats (measured better than tile-40 there, worse at 80 and 280).
+    QCOMPARE(chooseStrategy(200, 1000000), Strategy::BulkRows);
+    QCOMPARE(chooseStrategy(120, 1000000), Strategy::BulkRows);
+    QCOMPARE(chooseStrategy(80, 1000000), Strategy::Tile40);
     QCOMPARE(chooseStrategy(40, 1000000), Strategy::Tile40);
-    // Wider ones keep the 40-wide tile until measured (one 150 KB block per SM at 600).
+    QCOMPARE(chooseStrategy(280, 1000000), Strategy::Tile40);
     QCOMPARE(chooseStrategy(600, 1000000), Strategy::Tile40);
+    // A height below one 64-row group is one partial group.
+    QCOMPARE(chooseStrategy(200, 40), Strategy::BulkRows);
     // A device without the bulk copy keeps the 40-wide tile.
     QCOMPARE(chooseStrategy(200, 1000000, false), Strategy::Tile40);
     QCOMPARE(chooseStrategy(192, 1000000), Strategy::Tile);

@@ -48,13 +48,18 @@ constexpr int kBulkRowsMinCcMajor = 9;    // cp.async.bulk and mbarrier transact
 // room for the mbarrier. A device with less opt-in (cc 12.x: 99 KiB) is checked at launch
 // (bulkRowsRunsOn).
 constexpr int64_t kBulkRowsMaxStageBytes = 226 * 1024;
-// The widest matrix the rule gives bulk rows: none for now. The harness's kernel reached 0.920 at
-// 200 x 1e6 but this one, with the width a run-time value, 0.885-0.892 (H200, 2026-12-02 session
-// 4, three runs), no better than tile-40 (0.889-0.893): until it is, bulk rows is run only when
-// forced (KERNELLAB_TRANSPOSE_STRATEGY=bulk-rows), to compare. The rule below keeps its place.
-constexpr int64_t kBulkRowsChosenWidth = 0;
-// Shared bytes a bulk-rows block needs besides its stage: the mbarrier, rounded up generously.
-constexpr int64_t kBulkRowsExtraSharedBytes = 128;
+// The widths the rule gives bulk rows, from the H200 (2026-12-02, session 5 call 1, x cudaMemcpy,
+// tile-40 in the same call): 120 x 1e6 0.926 (0.893), 200 x 1e6 0.914-0.929 (0.883-0.896). Narrower
+// stages copy too little per block (80: 0.838 against 0.881); from 240 floats the stage leaves
+// fewer than 4 blocks per SM (280: 0.871 against 0.879; 400: 0.791; 600: 0.612).
+constexpr int64_t kBulkRowsChosenMinWidth = 120;
+constexpr int64_t kBulkRowsChosenWidth = 200;
+// The stage's alignment in shared memory: the copy engine writes whole 128-byte lines, and the
+// harness's stage (0.920) started on one. The kernel rounds its dynamic shared memory up to it.
+constexpr int64_t kBulkRowsStageAlign = 128;
+// Shared bytes a bulk-rows block needs besides its stage: the slack to align the stage and the
+// mbarrier, rounded up generously.
+constexpr int64_t kBulkRowsExtraSharedBytes = kBulkRowsStageAlign + 128;
 
 // Rows (or columns) a staged block moves: whole 128-byte output pieces at least, more for
 // narrower matrices so each output row gets a longer run per block (shared memory stays near
@@ -105,9 +110,9 @@ KL_HD bool strategyApplies(Strategy s, int64_t w, int64_t h) {
 //  - a width that is a multiple of 40 but not of 32, up to 16 tiles: the 40-wide tile (200 x 1e6:
 //    0.89, the 32-wide tile in one stripe 0.87, staged 0.76);
 //  - bulk rows (the bulk-copy engine, bulkCopy: compute capability >= 9.0 with the stage in its
-//    per-block shared memory, bulkRowsRunsOn) for widths up to kBulkRowsChosenWidth: none for now.
-//    Its harness kernel reached 0.920 at 200 x 1e6 (tile-40 0.891 in the same run;
-//    scripts/experiments/transpose_skinny.cu, b1d-R64-naive), this one 0.885-0.892 (session 4).
+//    per-block shared memory, bulkRowsRunsOn) for those widths from 120 to 200 (200 x 1e6:
+//    0.914-0.929, tile-40 0.883-0.896 in the same call; once its stage started on a 128-byte line,
+//    as the harness's did: 0.885-0.892 before, session 4).
 // bulkCopy = true describes the H200 the rule was measured on; the CPU executor and the tracer
 // run every strategy, so only a CUDA launch on another device passes false.
 KL_HD Strategy chooseStrategy(int64_t w, int64_t h, bool bulkCopy = true) {
@@ -118,7 +123,8 @@ KL_HD Strategy chooseStrategy(int64_t w, int64_t h, bool bulkCopy = true) {
   if (h % 8 != 0 && strategyApplies(Strategy::AlignedStripe, w, h))
     return Strategy::AlignedStripe;
   if (w % kTile40Width == 0 && w % 32 != 0 && w <= 16 * kTile40Width) {
-    if (bulkCopy && w <= kBulkRowsChosenWidth && strategyApplies(Strategy::BulkRows, w, h))
+    if (bulkCopy && w >= kBulkRowsChosenMinWidth && w <= kBulkRowsChosenWidth &&
+        strategyApplies(Strategy::BulkRows, w, h))
       return Strategy::BulkRows;
     if (strategyApplies(Strategy::Tile40, w, h)) return Strategy::Tile40;
   }
@@ -553,7 +559,8 @@ KL_HD void tile40Phase(int phase, const Geometry& g, BlockCoord t, int tx, int t
 // instructions on loads, and the reads are long sequential streams. Warps 0..7 then write: each
 // output row c gets the group's 64-float segment out[c * H + r0 ..), 32 floats (128 bytes) per
 // warp store. H200, 2026-12-02, 200 x 1e6: 0.920 of cudaMemcpy, tile-40 0.891 in the same run
-// (scripts/experiments/transpose_skinny.cu, b1d-R64-naive; 288 threads, 4 blocks per SM).
+// (scripts/experiments/transpose_skinny.cu, b1d-R64-naive; 288 threads, 4 blocks per SM); the
+// product kernel 0.914-0.929 once its stage was 128-byte aligned (session 5).
 
 // The input rows a block moves: the group of kBulkRowsGroup starting at `first`; the last group
 // of a height that is not a multiple of 64 is partial.

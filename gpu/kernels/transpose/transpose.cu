@@ -283,8 +283,13 @@ __global__ void __launch_bounds__(kBulkRowsThreads, minBlocks(4, kBulkRowsThread
     transposeBulkRowsKernel(const float* __restrict__ d_in, float* __restrict__ d_out, Geometry g,
                             cuda::BlockSlot* d_slots) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  extern __shared__ __align__(16) float bulkStage[];
+  // Dynamic shared memory follows the static mbarrier, so it may start only 16 bytes into a
+  // 128-byte line; the stage starts on the next whole line (the launch adds the slack).
+  extern __shared__ __align__(16) unsigned char bulkShared[];
   __shared__ __align__(8) uint64_t stageFull;
+  float* bulkStage = reinterpret_cast<float*>(
+      (reinterpret_cast<uintptr_t>(bulkShared) + kBulkRowsStageAlign - 1) &
+      ~static_cast<uintptr_t>(kBulkRowsStageAlign - 1));
   const auto start = cuda::blockStart<kRecord>();
   const BlockCoord t{static_cast<int>(blockIdx.x), 0};
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -431,7 +436,7 @@ BestKernel bestKernel(const Geometry& g, bool record) {
         b.fn = record ? transposeBulkRowsKernel<int64_t, true>
                       : transposeBulkRowsKernel<int64_t, false>;
       b.name = "transposeBulkRowsKernel";
-      b.sharedBytes = sizeof(float) * static_cast<size_t>(sharedFloats(g));
+      b.sharedBytes = sizeof(float) * static_cast<size_t>(sharedFloats(g)) + kBulkRowsStageAlign;
       requireBulkCopyCode(b.fn);
       break;
     case Strategy::NarrowWidth:

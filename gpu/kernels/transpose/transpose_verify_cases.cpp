@@ -42,9 +42,9 @@ std::vector<VerifyCase> verifyCases(bool quick) {
   }
   // The best variant's strategies by shape (issue 18) past one block, with their tails: narrow
   // widths and heights with a count of points not a multiple of 4, staged rows and columns,
-  // sector-aligned output rows at an odd size.
-  const Size strategyShapes[] = {{16, 100003}, {100003, 16}, {3, 65537},
-                                 {200, 20011}, {20011, 200}, {1025, 1031}};
+  // sector-aligned output rows at an odd size, bulk rows (on cc 9.0+) with a partial last group.
+  const Size strategyShapes[] = {{16, 100003}, {100003, 16}, {3, 65537}, {200, 20011},
+                                 {20011, 200}, {1025, 1031}, {200, 20008}, {120, 4104}};
   for (const auto& s : strategyShapes) {
     VerifyCase c;
     c.request.family = transpose::kFamily;
