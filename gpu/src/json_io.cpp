@@ -190,6 +190,7 @@ void iterationFields(F& f, V& v) {
   f.when(v.labelsChanged >= 0, "labels_changed", v.labelsChanged);
   f.when(v.visited >= 0, "visited", v.visited);
   f.when(v.screened >= 0, "screened", v.screened);
+  f.when(v.distances >= 0, "distances", v.distances);
 }
 
 template <class F, class V>

@@ -85,7 +85,7 @@ inline kernellab::RunRequest realDataRequest(const RealCase &c, kernellab::Backe
   using namespace kernellab;
   RunRequest r;
   r.family = clustering::kKMeans;
-  r.variants = {"all"};  // the CPU: the seed's four; CUDA: also best and cublas
+  r.variants = {"all"};  // the CPU: the seed's four and pruned; CUDA: also best and the cuBLAS peers
   r.section<ClusteringProblem>().inputPath = dataPath(c.points);
   r.section<ClusteringProblem>().centersPath = dataPath(c.centers);
   r.section<ClusteringProblem>().init = InitMethod::Given;

@@ -39,7 +39,7 @@ class TstClusteringCuda : public QObject {
       const RunResult res = runExperiment(kltest::realDataRequest(*c, BackendChoice::Cuda));
       QVERIFY2(res.ok, res.message.c_str());
       QCOMPARE(res.request.section<ClusteringProblem>().n, c->n);
-      QCOMPARE(res.variants.size(), size_t(6));
+      QCOMPARE(res.variants.size(), size_t(8));  // the seed's four, best, both peers, pruned
       for (const auto& v : res.variants) {
         QVERIFY2(v.ok && v.verification.passed,
                  (v.variant + ": " + v.error + v.verification.note).c_str());
@@ -97,10 +97,9 @@ class TstClusteringCuda : public QObject {
     QVERIFY2(res.ok, res.message.c_str());
     QCOMPARE(res.backend, std::string("cuda"));
     QCOMPARE(res.ceilings.front().name, std::string("cudaMemcpy D2D"));
-    // The seed's four plus the engines: best (both), pruned (k-centers), cublas and cublas-tf32
-    // (k-means).
+    // The seed's four plus the engines: best and pruned (both), cublas and cublas-tf32 (k-means).
     QCOMPARE(res.variants.size(),
-             size_t(*familyFromString(family.toStdString()) == clustering::kKMeans ? 7 : 6));
+             size_t(*familyFromString(family.toStdString()) == clustering::kKMeans ? 8 : 6));
     for (const auto& v : res.variants) {
       QVERIFY2(v.ok, (v.variant + ": " + v.error).c_str());
       QVERIFY2(v.verification.passed, (v.variant + ": " + v.verification.note).c_str());

@@ -143,9 +143,9 @@ class TstClusteringCpu : public QObject {
     r.section<ClusteringProblem>().maxIterations = 50;
     const RunResult res = runExperiment(r);
     QVERIFY2(res.ok, res.message.c_str());
-    // The seed's four, and for k-centers the pruned engine (it runs on the CPU too).
-    const bool kmeans = *familyFromString(family.toStdString()) == clustering::kKMeans;
-    QCOMPARE(res.variants.size(), size_t(kmeans ? 4 : 5));
+    // The seed's four and the pruned engine of either family (it runs on the CPU too).
+    QCOMPARE(res.variants.size(), size_t(5));
+    QCOMPARE(res.variants.back().variant, std::string("pruned"));
     for (const auto& v : res.variants) {
       QVERIFY2(v.verification.passed, v.verification.note.c_str());
       const ClusteringOutput& c = *v.detail<ClusteringOutput>();
@@ -271,8 +271,8 @@ class TstClusteringCpu : public QObject {
     const RunResult res = runExperiment(r);
     QVERIFY2(res.ok, res.message.c_str());
     const Family fam = *familyFromString(family.toStdString());
-    // The seed's four on the executor, and for k-centers the pruned engine's host run.
-    QCOMPARE(res.variants.size(), size_t(fam == clustering::kKMeans ? 4 : 5));
+    // The seed's four on the executor, and the pruned engine's host run.
+    QCOMPARE(res.variants.size(), size_t(5));
     for (const auto& v : res.variants) {
       QVERIFY2(v.ok, v.error.c_str());
       QVERIFY2(v.verification.passed, (v.variant + ": " + v.verification.note).c_str());
@@ -358,8 +358,9 @@ class TstClusteringCpu : public QObject {
     QVERIFY_THROWS_EXCEPTION(InputError, validateRequest(km));
     km.variants = {"cublas-tf32"};
     QVERIFY_THROWS_EXCEPTION(InputError, validateRequest(km));
-    // k-means: the seed's four, best, cublas and cublas-tf32; k-centers: the four, best, pruned.
-    QVERIFY(variants(clustering::kKMeans).size() == 7 &&
+    // k-means: the seed's four, best, cublas, cublas-tf32 and pruned; k-centers: the four, best,
+    // pruned.
+    QVERIFY(variants(clustering::kKMeans).size() == 8 &&
             variants(clustering::kKCenters).size() == 6);
   }
 

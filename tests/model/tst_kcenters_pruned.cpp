@@ -244,9 +244,11 @@ class TstKCentersPruned : public QObject {
              std::string("kcentersPrunedKernel"));
     for (const auto& v : describeVariants(clustering::kKCenters))
       QCOMPARE(v.cudaOnly, v.id == "best");
-    // k-centers only.
-    QVERIFY_THROWS_EXCEPTION(InputError,
-                             clustering::parseVariants({"pruned"}, clustering::kKMeans, true));
+    // k-means has its own pruned variant (Hamerly's bounds, point-major, on the CPU too).
+    const auto km = clustering::parseVariants({"pruned"}, clustering::kKMeans, false);
+    QCOMPARE(km.size(), size_t(1));
+    QCOMPARE(km.front().layout, DataLayout::Interleaved);
+    QCOMPARE(clustering::kernelNames(clustering::kKMeans, km.front()).size(), size_t(5));
   }
 
   void aDifferenceFailsTheComparison() {

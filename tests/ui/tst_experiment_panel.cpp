@@ -202,7 +202,11 @@ class TstExperimentPanel : public QObject {
     QVERIFY(p.variantSwitch(QStringLiteral("shared-coalesced"))->isEnabled());
     QVERIFY(p.unavailableReason(QStringLiteral("shared-coalesced")).isEmpty());
     const RunRequest cpu = p.request();
-    QCOMPARE(cpu.variants, (std::vector<std::string>{"shared-coalesced", "global-coalesced", "shared-interleaved", "global-interleaved"}));
+    // The pruned variant runs on the CPU too: it stays enabled.
+    QVERIFY(p.variantSwitch(QStringLiteral("pruned"))->isEnabled());
+    QCOMPARE(cpu.variants, (std::vector<std::string>{"shared-coalesced", "global-coalesced",
+                                                     "shared-interleaved", "global-interleaved",
+                                                     "pruned"}));
     QVERIFY(p.problem().isEmpty());
     // Only the disabled ones checked: nothing would run.
     for (const QString& id : p.variantIds()) p.variantSwitch(id)->setChecked(false);
@@ -213,13 +217,13 @@ class TstExperimentPanel : public QObject {
     p.setCudaAvailability(true, QString());
     QVERIFY(p.variantSwitch(QStringLiteral("best"))->isEnabled());
     QVERIFY(p.variantSwitch(QStringLiteral("best"))->isChecked());
-    QCOMPARE(p.request().variants.size(), size_t(7));  // the seed's four, best, cublas, cublas-tf32
+    QCOMPARE(p.request().variants.size(), size_t(8));  // the seed's four, best, both peers, pruned
     RunRequest onCpu = p.request();
     onCpu.backend = BackendChoice::Cpu;
     p.setRequest(onCpu);
     QVERIFY(!p.variantSwitch(QStringLiteral("cublas"))->isEnabled());
     QVERIFY(p.unavailableReason(QStringLiteral("cublas")).contains(QStringLiteral("CPU")));
-    QCOMPARE(p.request().variants.size(), size_t(4));
+    QCOMPARE(p.request().variants.size(), size_t(5));
   }
 
   // The window's "run again" (history: Load its settings into the panel, then Run) must run the

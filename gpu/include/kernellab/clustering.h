@@ -24,13 +24,13 @@ namespace kernellab::clustering {
 // Seed: Campaign's kernels with the two switches. Best, Cublas and CublasTf32: the GPU-only
 // engines of gpu/kernels/clustering_best (issues 7 and 10), which read the coalesced layout. The
 // cuBLAS peers' labels are approximate (the GEMM form in float): see approximateLabels().
-// Pruned (issue 15, k-centers only): the fused engine that skips points the triangle inequality
-// rules out; it has a CPU implementation too (kcenters_pruned_cpu.cpp), so it runs on both
-// backends.
+// Pruned (issue 15): for k-centers the fused engine that skips points the triangle inequality or
+// an 8-bit sketch rules out, for k-means Hamerly's bounds; both have a CPU implementation too
+// (kcenters_pruned_cpu.cpp, kmeans_pruned_cpu.cpp), so they run on both backends.
 enum class Engine { Seed, Best, Cublas, CublasTf32, Pruned };
 
 // Whether the variant runs on the CPU backend: the seed's block programs on the executor, and the
-// pruned k-centers in its host implementation. The other engines are CUDA-only.
+// pruned variants in their host implementations. The other engines are CUDA-only.
 inline bool runsOnCpu(Engine e) { return e == Engine::Seed || e == Engine::Pruned; }
 
 // Whether a variant's labels are approximate by design (the GEMM form of the distances, as torch,
@@ -49,7 +49,7 @@ struct VariantInfo {
 
 // The four seed variants, in the order the thesis plots them.
 const std::vector<VariantInfo>& variants();
-// The variants a family offers: the seed's four, "best" (both), "pruned" (k-centers only),
+// The variants a family offers: the seed's four, "best" and "pruned" (both),
 // "cublas" and "cublas-tf32" (k-means only).
 const std::vector<VariantInfo>& variants(Family family);
 std::optional<VariantInfo> variantFromString(const std::string& id);

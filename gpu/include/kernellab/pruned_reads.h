@@ -16,6 +16,7 @@ struct PrunedReads {
   int centers = 0;        // the records that carry a count (0: not a pruned run)
   double floatShare = 0;  // mean over centers of visited / N
   double sketchShare = 0; // mean over centers of screened / N
+  double distances = 0;   // pruned k-means: mean over iterations of the distances computed
   // The coordinate bytes read per center over one full read (4 N D): a sketch code is a quarter
   // of a float coordinate.
   double byteShare() const { return floatShare + sketchShare / 4.0; }

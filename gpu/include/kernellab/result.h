@@ -124,6 +124,10 @@ struct IterationRecord {        // one k-means iteration or one k-centers center
                                 // center (0..N; -1: not counted, every other variant reads all N)
   int64_t screened = -1;        // pruned k-centers: points whose 8-bit sketch (D bytes) was read
                                 // for this center (0..N; -1: not counted)
+                                // (pruned k-means: `visited` counts the points whose coordinates
+                                // were read in this iteration, 0..N)
+  int64_t distances = -1;       // pruned k-means: point-center distances computed in this
+                                // iteration (0..N K; -1: not counted; the others compute N K)
 };
 
 // Why a k-means run stopped (ClusteringOutput::stopReason).

@@ -333,6 +333,8 @@ class CudaBackend final : public Backend {
         kcBest_ = std::make_unique<best::KCentersFused>(X, n, points_.d, k_, stream_.get());
       else if (v.engine == Engine::Best)
         kmEngine_ = best::makeBestKMeans(X, n, points_.d, k_, stream_.get());
+      else if (v.engine == Engine::Pruned)
+        kmEngine_ = best::makePrunedKMeans(X, n, points_.d, k_, stream_.get());
       else
         kmEngine_ = best::makeCublasKMeans(X, n, points_.d, k_, stream_.get(),
                                            v.engine == Engine::CublasTf32);
@@ -459,6 +461,8 @@ class CudaBackend final : public Backend {
       step.clusterScore = std::move(it.clusterScore);
       step.clusterCount = std::move(it.clusterCount);
       step.rechecked = kmEngine_ ? it.rechecked : -1;
+      step.visited = it.visited;
+      step.distances = it.distances;
       return step;
     }
     cudaStream_t s = stream_.get();

@@ -25,6 +25,8 @@ struct KCentersStep {
 
 struct KMeansStep {
   int64_t rechecked = -1;        // best engine: points re-decided exactly
+  int64_t visited = -1;          // pruned engine: points whose coordinates were read
+  int64_t distances = -1;        // pruned engine: point-center distances computed
   std::vector<double> kernelMs;  // centroids (0 in the first iteration), assign, score
   std::vector<double> clusterScore;
   std::vector<int32_t> clusterCount;

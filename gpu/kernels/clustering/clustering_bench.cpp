@@ -88,7 +88,16 @@ void printClusteringDetails(std::ostream& out, const RunResult& run) {
     // whose 8-bit sketch it read.
     const int64_t n = run.request.section<ClusteringProblem>().n;
     const PrunedReads reads = prunedReads(v, n);
-    if (reads.centers > 0)
+    // The pruned k-means counts, per iteration, the points it read and the distances it computed.
+    const int k = run.request.section<ClusteringProblem>().k;
+    if (reads.centers > 0 && run.request.family == kKMeans)
+      out << "    points read: " << formatFixed(100.0 * reads.floatShare, 2)
+          << " % of N per iteration, distances computed: "
+          << formatFixed(100.0 * reads.distances / (double(n) * std::max(1, k)), 2)
+          << " % of N x K (iteration 1: " << v.iterations.front().visited << " of " << n
+          << " points; iteration " << v.iterations.back().iteration << ": "
+          << v.iterations.back().visited << ")\n";
+    else if (reads.centers > 0)
       out << "    coordinate bytes read: " << formatFixed(100.0 * reads.byteShare(), 1)
           << " % of N x K x 4 D (float coordinates: " << formatFixed(100.0 * reads.floatShare, 1)
           << " % of N x K, 8-bit sketch: " << formatFixed(100.0 * reads.sketchShare, 1)

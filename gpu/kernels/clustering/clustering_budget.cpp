@@ -108,9 +108,13 @@ MemoryNeed estimateMemory(const BudgetInput& in) {
       host.push_back({"backend buffers", perPoint + small + scratch});
       // The host engine's chosen centers (double rows) and its 8-bit sketch: a code per
       // coordinate and an error bound per point.
-      if (v.engine == Engine::Pruned)
+      if (v.engine == Engine::Pruned && !kmeans)
         host.push_back(
             {"pruned k-centers centers and sketch", 8.0 * k * d + double(n) * d + 4.0 * n});
+      // The pruned k-means' state: |x|^2, labels and two bounds per point (and the labels before
+      // the iteration, a byte per point for the bounds' verdict, the list), the sums.
+      if (v.engine == Engine::Pruned && kmeans)
+        host.push_back({"pruned k-means state", 33.0 * n + 8.0 * k * d + 24.0 * k});
       hostPeak = larger(hostPeak, host);
       continue;
     }
@@ -136,7 +140,10 @@ MemoryNeed estimateMemory(const BudgetInput& in) {
       dev.push_back({"best k-centers state", 8.0 * n + 8.0 * k + 8.0 * grid});
     // best's state, plus the chosen centers' rows, their distances, the visited and screened
     // counts, and the 8-bit sketch (16 codes per 16 bytes, an error bound per point, the ranges).
-    if (v.engine == Engine::Pruned) {
+    // The pruned k-means: labels, bounds, |x|^2, the lists (points, changes), sums and centers.
+    if (v.engine == Engine::Pruned && kmeans)
+      dev.push_back({"pruned k-means state", engineState + 40.0 * n});
+    if (v.engine == Engine::Pruned && !kmeans) {
       const double sketch = 16.0 * ((d + 15) / 16) * double(n) + 4.0 * n + 8.0 * 64.0 * d;
       dev.push_back({"pruned k-centers state and sketch",
                      8.0 * n + 8.0 * k + 8.0 * grid + centres + 20.0 * k + sketch});

@@ -12,6 +12,7 @@
 
 #include "clustering_backend.h"
 #include "kcenters_pruned_cpu.h"
+#include "kmeans_pruned_cpu.h"
 #include "kernellab/block_executor.h"
 #include "kernellab/ceilings.h"
 #include "kernellab/clustering_phases.h"
@@ -195,6 +196,9 @@ class CpuBackend final : public Backend {
     // The pruned engine's host run makes its own labels and distances (moved in here after it):
     // allocating them now as well would hold them twice.
     const bool pruned = v.engine == Engine::Pruned;
+    // The pruned k-means keeps its own state over the point-major points (as arranged above).
+    if (pruned && family == clustering::kKMeans)
+      kmPruned_ = std::make_unique<KMeansPrunedHost>(points_.values.data(), n, points_.d, k_);
     labels_.assign(pruned ? 0 : static_cast<size_t>(n), -1);
     dist_.assign(family == clustering::kKCenters && !pruned ? static_cast<size_t>(n) : 0, kNaN);
     centerIndex_.assign(static_cast<size_t>(k_), -1);
@@ -264,6 +268,10 @@ class CpuBackend final : public Backend {
   }
 
   void kmeansBegin(const std::vector<float>& centers) override {
+    if (kmPruned_) {
+      kmPruned_->begin(centers);
+      return;
+    }
     std::fill(labels_.begin(), labels_.end(), -1);
     std::fill(clusterScore_.begin(), clusterScore_.end(), std::numeric_limits<double>::quiet_NaN());
     std::fill(clusterCount_.begin(), clusterCount_.end(), -1);
@@ -272,6 +280,15 @@ class CpuBackend final : public Backend {
 
   KMeansStep kmeansStep(int iteration) override {
     KMeansStep step;
+    if (kmPruned_) {
+      KMeansPrunedIteration it = kmPruned_->iterate(iteration);
+      step.kernelMs = std::move(it.stepMs);
+      step.clusterScore = std::move(it.clusterScore);
+      step.clusterCount = std::move(it.clusterCount);
+      step.visited = it.tightened + it.decided;
+      step.distances = it.distances;
+      return step;
+    }
     const bool staged = variant_.memory == ScratchMemory::Shared;
     withPoints([&](const auto& X) {
       using L = typename std::decay_t<decltype(X)>::LayoutType;
@@ -302,9 +319,13 @@ class CpuBackend final : public Backend {
     return step;
   }
 
-  double downloadLabels(std::vector<int32_t>& out) override { return copyOut(labels_, out); }
+  double downloadLabels(std::vector<int32_t>& out) override {
+    return copyOut(kmPruned_ ? kmPruned_->labels() : labels_, out);
+  }
   double downloadDistances(std::vector<float>& out) override { return copyOut(dist_, out); }
-  double downloadCentroids(std::vector<float>& out) override { return copyOut(centroids_, out); }
+  double downloadCentroids(std::vector<float>& out) override {
+    return copyOut(kmPruned_ ? kmPruned_->centers() : centroids_, out);
+  }
 
   std::optional<RecordedSchedule> recordSchedule(int) override { return std::nullopt; }
 
@@ -312,6 +333,7 @@ class CpuBackend final : public Backend {
     const auto t0 = std::chrono::steady_clock::now();
     coalesced_.reset();
     interleaved_.reset();
+    kmPruned_.reset();
     for (auto* v : {&labels_, &centerIndex_, &candIndex_, &clusterCount_, &globalI_})
       std::vector<int32_t>().swap(*v);
     for (auto* v : {&dist_, &radius_, &candValue_, &centroids_, &globalF_})
@@ -404,6 +426,7 @@ class CpuBackend final : public Backend {
   int gridN_ = 0;
   std::unique_ptr<ArrangedPoints<CoalescedLayout>> coalesced_;
   std::unique_ptr<ArrangedPoints<InterleavedLayout>> interleaved_;
+  std::unique_ptr<KMeansPrunedHost> kmPruned_;  // the pruned k-means (issue 15)
   std::vector<int32_t> labels_, centerIndex_, candIndex_, clusterCount_, globalI_;
   std::vector<float> dist_, radius_, candValue_, centroids_, globalF_;
   std::vector<double> clusterScore_, globalD_;

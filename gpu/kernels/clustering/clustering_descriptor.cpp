@@ -368,6 +368,11 @@ void checkStored(const RunResult& run, const std::string& at) {
                   "-1 or a count of points, at most N");
       checkWithin(v.iterations[i].screened, -1, mostVisited, it + ".screened",
                   "-1 or a count of points, at most N");
+      // Pruned k-means: at most every point against every center.
+      const int64_t mostDistances =
+          known >= 0 && k > 0 && known <= kMaxIndexed / k ? known * k : kMaxIndexed;
+      checkWithin(v.iterations[i].distances, -1, mostDistances, it + ".distances",
+                  "-1 or a count of point-center distances, at most N K");
     }
   }
 }

@@ -150,7 +150,8 @@ double kernelBytes(Family f, size_t kernel, int64_t n, int d, int k, int grid) {
 
 // The engines' kernels (issue 7), in kernelNames(family, variant) order. `visited`, `screened`:
 // the pruned k-centers launch's mean points whose float coordinates and whose 8-bit sketch were
-// read (the others read all N).
+// read (the others read all N); for the pruned k-means, the mean points read and distances
+// computed per iteration.
 double engineKernelBytes(Family f, Engine e, size_t kernel, int64_t n, int d, int k,
                          double visited, double screened) {
   const double points = 4.0 * double(n) * d, perPoint = 4.0 * double(n),
@@ -166,6 +167,18 @@ double engineKernelBytes(Family f, Engine e, size_t kernel, int64_t n, int d, in
   }
   if (f == clustering::kKCenters)
     return points + 3.0 * perPoint;                           // points, distance in/out, labels
+  // Pruned k-means: move (sums in, centers in and out), bounds (label and both bounds in, the
+  // bounds out), the read points' rows and state, the sums of the changed points (data-dependent:
+  // counted 0), the score (sums and centers in).
+  if (e == Engine::Pruned) {
+    switch (kernel) {
+      case 0: return 8.0 * double(k) * d + 2.0 * centres + 32.0 * k;
+      case 1: return 20.0 * double(n);
+      case 2: return visited * (4.0 * d + 12.0);
+      case 3: return 0.0;
+      default: return 8.0 * double(k) * d + centres + 16.0 * k;
+    }
+  }
   const double g = 4.0 * double(n) * k;                       // the N x K product
   const double finalize = 3.0 * centres + 24.0 * k;           // sums in, centers in and out
   const double update = points + perPoint + 8.0 * double(n);  // points, labels, |x|^2
@@ -200,7 +213,7 @@ double engineKernelFlops(Family f, Engine e, size_t kernel, int64_t n, int d, in
                          double visited, double screened) {
   if (f == clustering::kKCenters && e == Engine::Pruned) return 3.0 * (visited + screened) * d;
   if (f == clustering::kKCenters) return 3.0 * double(n) * d;
-  (void)e;
+  if (e == Engine::Pruned) return kernel == 2 ? 3.0 * screened * d : 0.0;  // the distances
   return kernel == 0 ? 2.0 * double(n) * k * d : 0.0;  // the product; the rest is bytes
 }
 
@@ -616,6 +629,8 @@ class VariantRun {
       rec.score = score;
       rec.kernelMs = step.kernelMs;
       rec.rechecked = v_.engine == Engine::Best ? step.rechecked : -1;
+      rec.visited = step.visited;
+      rec.distances = step.distances;
       rec.labelsChanged = stop.labelsChanged();
       rep.records.push_back(rec);
       account(rep, step.kernelMs, it == 0);
@@ -744,14 +759,15 @@ class VariantRun {
     if (engineNames.size() != kernels_) engineNames.clear();
     if (engine_) vr_.strategy = backend_.engineStrategy();
     const int gridN = gridFor(s_.n, tpb_);
-    // The pruned engine's work per launch: the mean of its counted centers (the median
-    // repetition's records; every repetition reads the same points).
+    // The pruned engines' work per launch: the mean of their counted centers or iterations (the
+    // median repetition's records; every repetition reads the same points). k-centers: points
+    // read in float and by their sketch; k-means: points read and distances computed.
     double visited = double(s_.n), screened = 0;
     if (v_.engine == Engine::Pruned) {
       const PrunedReads reads = prunedReads(records_, s_.n);
       if (reads.centers > 0) {
         visited = reads.floatShare * double(s_.n);
-        screened = reads.sketchShare * double(s_.n);
+        screened = family_ == kKMeans ? reads.distances : reads.sketchShare * double(s_.n);
       }
     }
     for (size_t q = 0; q < kernels_; ++q) {

@@ -46,9 +46,9 @@ VariantInfo bestVariant(Family f) {
           Engine::Best};
 }
 
-// k-centers only (issue 15): the best engine's pass, skipping the points whose center the new one
+// k-centers (issue 15): the best engine's pass, skipping the points whose center the new one
 // provably cannot take (clustering_pruning.h). Dimension-major like best; on the CPU backend too.
-VariantInfo prunedVariant() {
+VariantInfo prunedKCentersVariant() {
   return {"pruned",
           ScratchMemory::Shared,
           DataLayout::Coalesced,
@@ -57,6 +57,21 @@ VariantInfo prunedVariant() {
           "triangle inequality (8 bytes per point) nor the point's 8-bit sketch with its proven "
           "error bound (D bytes more) can rule the new center out; the same centers and distances "
           "as the unpruned pass.",
+          Engine::Pruned};
+}
+
+// k-means (issue 15): Hamerly's bounds (kmeans_pruning.h). Point-major like best: the points it
+// reads are read whole, one contiguous row each. On the CPU backend too.
+VariantInfo prunedKMeansVariant() {
+  return {"pruned",
+          ScratchMemory::Shared,
+          DataLayout::Interleaved,
+          "Pruned (Hamerly bounds)",
+          "Per point an upper bound on the distance to its center and a lower bound on every other "
+          "center's, moved by the centers' drifts: a point reads its coordinates only when the "
+          "bounds overlap, and computes all K distances only when re-measuring its own center "
+          "does not settle it. The sums move by the points that changed cluster. Exact labels "
+          "(proven rounding margins, near ties in double): plain Lloyd's at every iteration.",
           Engine::Pruned};
 }
 
@@ -80,12 +95,13 @@ const std::vector<VariantInfo>& variants(Family family) {
     t.push_back(bestVariant(clustering::kKMeans));
     t.push_back(cublasVariant(false));
     t.push_back(cublasVariant(true));
+    t.push_back(prunedKMeansVariant());
     return t;
   }();
   static const std::vector<VariantInfo> kcenters = [] {
     auto t = variants();
     t.push_back(bestVariant(clustering::kKCenters));
-    t.push_back(prunedVariant());
+    t.push_back(prunedKCentersVariant());
     return t;
   }();
   return family == clustering::kKCenters ? kcenters : kmeans;
@@ -141,12 +157,16 @@ const std::vector<std::string>& kernelNames(Family family, const VariantInfo& v)
   static const std::vector<std::string> kmeansBest = {"kmeansTf32AssignKernel", "exactFixKernel",
                                                       "updateSumsKernel",
                                                       "finalizeFromSumsKernel"};
+  static const std::vector<std::string> kmeansPruned = {
+      "prunedMoveKernel", "prunedBoundsKernel", "prunedDecideKernel", "prunedSumsKernel",
+      "prunedScoreKernel"};
   static const std::vector<std::string> kmeansCublas = {
       "cublasSgemm", "argminKernel", "updateSumsKernel", "finalizeFromSumsKernel"};
   static const std::vector<std::string> kmeansCublasTf32 = {
       "cublasGemmEx TF32", "argminKernel", "updateSumsKernel", "finalizeFromSumsKernel"};
   if (v.engine == Engine::Best) return family == clustering::kKCenters ? kcentersBest : kmeansBest;
-  if (v.engine == Engine::Pruned) return kcentersPruned;
+  if (v.engine == Engine::Pruned)
+    return family == clustering::kKCenters ? kcentersPruned : kmeansPruned;
   if (v.engine == Engine::Cublas) return kmeansCublas;
   if (v.engine == Engine::CublasTf32) return kmeansCublasTf32;
   return kernelNames(family);

@@ -75,6 +75,8 @@ struct KMeansIteration {
   std::vector<double> clusterScore;    // sum of squared distances per cluster (double)
   std::vector<int32_t> clusterCount;
   int64_t rechecked = 0;               // points re-decided exactly (tensor-core engine)
+  int64_t visited = -1;    // pruned: points whose coordinates were read (-1: not counted)
+  int64_t distances = -1;  // pruned: point-center distances computed (-1: not counted)
 };
 
 // One Lloyd iteration per call: move the centers to the means of the previous iteration's
@@ -101,6 +103,13 @@ class KMeansEngine {
 // cuBLAS cannot be loaded (names the library and dlerror()).
 std::unique_ptr<KMeansEngine> makeBestKMeans(const float* d_points, int64_t n, int d, int k,
                                              CUstream_st* stream);
+
+// k-means, pruned (issue 15; kmeans_pruned.cu): Hamerly's bounds with proven rounding margins
+// (kernellab/kmeans_pruning.h), the same algorithm as the CPU's KMeansPrunedHost: labels equal to
+// plain Lloyd's, coordinates read only for the points whose bounds overlap, the sums moved by the
+// points that changed cluster. Reports visited and distances per iteration.
+std::unique_ptr<KMeansEngine> makePrunedKMeans(const float* d_points, int64_t n, int d, int k,
+                                               CUstream_st* stream);
 
 // The peer built the way common libraries compute k-means (torch, cuML, FAISS): G = -2 X C^T by
 // cuBLAS (fp32 SGEMM, or TF32 tensor cores when tf32), the arg-min of G + |c|^2 (approximate

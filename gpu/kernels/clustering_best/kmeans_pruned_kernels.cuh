@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: MIT
+// The pruned k-means engine's small kernels (issue 15): moving the centers, the bounds test, the
+// tightening of the points that fail it, the sums of the points that changed cluster and the
+// score. kmeans_pruned.cu says how they fit together. Included by kmeans_pruned.cu only (the
+// kernels are defined here, in an anonymous namespace, so they stay private to that file).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cfloat>
+#include <cstdint>
+
+#include "kernellab/kmeans_pruning.h"
+
+namespace kernellab::clustering::best {
+namespace {
+
+constexpr int kSmallThreads = 256;  // every small kernel's block
+constexpr unsigned kFullMask = 0xffffffffu;
+
+// Appends the lanes whose `pred` holds to a list with one atomic per warp, not per point; returns
+// the lane's slot (or -1). Every lane of the warp must call it (the ballot needs all 32).
+__device__ __forceinline__ int warpAppendSlot(bool pred, int* counter) {
+  const unsigned mask = __ballot_sync(kFullMask, pred);
+  if (mask == 0u) return -1;
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+  const int leader = __ffs(mask) - 1;
+  int base = 0;
+  if (lane == leader) base = atomicAdd(counter, __popc(mask));
+  base = __shfl_sync(kFullMask, base, leader);
+  return pred ? base + __popc(mask & ((1u << lane) - 1u)) : -1;
+}
+
+// Sum of a double over the block (every thread gets it); `scratch` holds 32 doubles.
+__device__ __forceinline__ double blockSum(double v, double* scratch) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(kFullMask, v, o);
+  const int warp = static_cast<int>(threadIdx.x >> 5), lane = static_cast<int>(threadIdx.x & 31u);
+  const int warps = static_cast<int>((blockDim.x + 31) >> 5);
+  __syncthreads();  // scratch free from an earlier use
+  if (lane == 0) scratch[warp] = v;
+  __syncthreads();
+  double t = 0.0;
+  for (int w = 0; w < warps; ++w) t += scratch[w];  // a fixed order: the same on every thread
+  return t;
+}
+
+// Writes the centers (K x D, point-major) transposed into Ct (D rows of kpad floats): the layout
+// the decide kernels read, a row of consecutive centers per dimension. Used once per begin().
+__global__ void prunedTransposeKernel(const float* __restrict__ C, int k, int d, int kpad,
+                                      float* __restrict__ Ct) {
+  const int64_t total = static_cast<int64_t>(k) * d;
+  for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+       e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const int64_t c = e / d, q = e - c * d;
+    Ct[q * kpad + c] = C[e];
+  }
+}
+
+// One block per cluster: the center moves to float(S / n) (an empty cluster keeps its center),
+// in place in C and in its transposed copy Ct; its drift |c_old - c_new| in double, rounded up
+// with the CPU version's 1e-12 margin (which covers any summation order); its nearest-center
+// slot reset for prunedHalfKernel. Reads K x D doubles once: tiny next to the points.
+__global__ void __launch_bounds__(kSmallThreads)
+    prunedMoveKernel(float* __restrict__ C, float* __restrict__ Ct, int kpad, int d,
+                     const double* __restrict__ sums, const int* __restrict__ counts,
+                     float* __restrict__ drift, unsigned long long* __restrict__ nearest) {
+  __shared__ double scratch[32];
+  const int c = static_cast<int>(blockIdx.x);
+  const int count = counts[c];
+  double dd = 0.0;
+  for (int q = static_cast<int>(threadIdx.x); q < d; q += blockDim.x) {
+    const int64_t e = static_cast<int64_t>(c) * d + q;
+    const float old = C[e];
+    const float moved = count > 0 ? static_cast<float>(sums[e] / double(count)) : old;
+    const double diff = double(moved) - double(old);
+    dd = fma(diff, diff, dd);
+    C[e] = moved;
+    Ct[static_cast<int64_t>(q) * kpad + c] = moved;
+  }
+  dd = blockSum(dd, scratch);
+  if (threadIdx.x == 0) {
+    drift[c] = floatUp(sqrt(dd) * (1.0 + 1e-12));
+    nearest[c] = static_cast<unsigned long long>(__double_as_longlong(INFINITY));
+  }
+}
+
+constexpr int kHalfTile = 16;   // centers per side of a pair tile (16 x 16 pairs, a block)
+constexpr int kHalfChunk = 32;  // dimensions staged at a time
+
+// The squared distance of every pair of (moved) centers in double, a block per 16 x 16 tile of
+// the upper triangle, the dimensions staged through shared memory; each center's nearest other
+// center kept with an atomic minimum on the double's bits (non-negative doubles order like their
+// bits; a NaN's bits are above infinity's, so a NaN never wins, as std::min leaves it out on the
+// CPU). K = 100, D = 200: 28 blocks, 1e6 fused multiply-adds.
+__global__ void __launch_bounds__(kHalfTile * kHalfTile)
+    prunedHalfKernel(const float* __restrict__ C, int k, int d,
+                     unsigned long long* __restrict__ nearest) {
+  __shared__ float a[kHalfTile][kHalfChunk + 1], b[kHalfTile][kHalfChunk + 1];
+  const int tiles = (k + kHalfTile - 1) / kHalfTile;
+  int idx = static_cast<int>(blockIdx.x), ti = 0;
+  while (idx >= tiles - ti) {  // the block's tile pair (ti <= tj) from its triangular index
+    idx -= tiles - ti;
+    ++ti;
+  }
+  const int tj = ti + idx;
+  const int r = static_cast<int>(threadIdx.x) / kHalfTile, s = static_cast<int>(threadIdx.x) % kHalfTile;
+  const int i = ti * kHalfTile + r, j = tj * kHalfTile + s;
+  double dd = 0.0;
+  for (int q0 = 0; q0 < d; q0 += kHalfChunk) {
+    for (int e = static_cast<int>(threadIdx.x); e < kHalfTile * kHalfChunk; e += blockDim.x) {
+      const int row = e / kHalfChunk, col = e - row * kHalfChunk, q = q0 + col;
+      const int ci = ti * kHalfTile + row, cj = tj * kHalfTile + row;
+      a[row][col] = (ci < k && q < d) ? C[static_cast<int64_t>(ci) * d + q] : 0.f;
+      b[row][col] = (cj < k && q < d) ? C[static_cast<int64_t>(cj) * d + q] : 0.f;
+    }
+    __syncthreads();
+#pragma unroll 8
+    for (int col = 0; col < kHalfChunk; ++col) {
+      const double diff = double(a[r][col]) - double(b[s][col]);
+      dd = fma(diff, diff, dd);
+    }
+    __syncthreads();  // the tiles are refilled next
+  }
+  if (i < k && j < k && i < j) {
+    const unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(dd));
+    atomicMin(nearest + i, bits);
+    atomicMin(nearest + j, bits);
+  }
+}
+
+// One block: every cluster's move as the bounds test reads it, (drift, otherDrift, half, 0).
+// otherDrift is the largest drift of the other centers: the largest drift overall, except for
+// the center that has it (the first such index, as the CPU's loop picks), which gets the second
+// largest. half = sqrt(nearest) / 2, rounded down with the CPU version's margin.
+__global__ void __launch_bounds__(1024)
+    prunedMoveFinishKernel(int k, const float* __restrict__ drift,
+                           const unsigned long long* __restrict__ nearest,
+                           float4* __restrict__ moves) {
+  __shared__ float warpBest[32], warpSecond[32];
+  __shared__ int warpTop[32];
+  __shared__ float topDrift, secondDrift;
+  __shared__ int top;
+  const int tid = static_cast<int>(threadIdx.x), lane = tid & 31, warp = tid >> 5;
+  const int warps = static_cast<int>(blockDim.x >> 5);
+  bool nan = false;
+  for (int c = tid; c < k; c += blockDim.x) nan = nan || isnan(drift[c]);
+  if (__syncthreads_or(nan)) {
+    // A NaN center (NaN points): the CPU's comparisons, one by one.
+    if (tid == 0) {
+      int t = -1;
+      float td = 0.f, sd = 0.f;
+      for (int c = 0; c < k; ++c) {
+        const float v = drift[c];
+        if (t < 0 || v > td) {
+          sd = td;
+          td = v;
+          t = c;
+        } else if (v > sd) {
+          sd = v;
+        }
+      }
+      top = t;
+      topDrift = td;
+      secondDrift = sd;
+    }
+  } else {
+    // The largest drift, lowest index at equal, then the largest among the other centers.
+    float v = -1.f;
+    int at = INT_MAX;
+    for (int c = tid; c < k; c += blockDim.x)
+      if (drift[c] > v) {  // c grows: the lowest index at equal
+        v = drift[c];
+        at = c;
+      }
+    for (int o = 16; o > 0; o >>= 1) {
+      const float ov = __shfl_xor_sync(kFullMask, v, o);
+      const int oa = __shfl_xor_sync(kFullMask, at, o);
+      if (ov > v || (ov == v && oa < at)) {
+        v = ov;
+        at = oa;
+      }
+    }
+    if (lane == 0) {
+      warpBest[warp] = v;
+      warpTop[warp] = at;
+    }
+    __syncthreads();
+    if (tid == 0) {
+      float bv = warpBest[0];
+      int ba = warpTop[0];
+      for (int w = 1; w < warps; ++w)
+        if (warpBest[w] > bv || (warpBest[w] == bv && warpTop[w] < ba)) {
+          bv = warpBest[w];
+          ba = warpTop[w];
+        }
+      top = ba;
+      topDrift = bv;
+    }
+    __syncthreads();
+    float s = 0.f;  // the CPU's second starts at 0 (drifts are >= 0)
+    for (int c = tid; c < k; c += blockDim.x)
+      if (c != top) s = fmaxf(s, drift[c]);
+    for (int o = 16; o > 0; o >>= 1) s = fmaxf(s, __shfl_xor_sync(kFullMask, s, o));
+    if (lane == 0) warpSecond[warp] = s;
+    __syncthreads();
+    if (tid == 0) {
+      for (int w = 1; w < warps; ++w) s = fmaxf(s, warpSecond[w]);
+      secondDrift = s;
+    }
+  }
+  __syncthreads();
+  for (int c = tid; c < k; c += blockDim.x) {
+    const double nearestSq = __longlong_as_double(static_cast<long long>(nearest[c]));
+    const float half = floatDown(0.5 * sqrt(nearestSq) * (1.0 - 1e-12));
+    moves[c] = make_float4(drift[c], c == top ? secondDrift : topDrift, half, 0.f);
+  }
+}
+
+// A thread per point: the bounds follow the centers' move (prunedBoundsHold); the points whose
+// bounds no longer prove their label are listed for the decide stage. Reads the label and both
+// bounds (12 bytes) and the cluster's move (16 bytes, L1), writes the bounds back: 20 bytes a
+// point, coalesced. Expected limiter: DRAM (about 6 us at N = 1e6 on the H200).
+__global__ void __launch_bounds__(kSmallThreads)
+    prunedBoundsKernel(int64_t n, int k, const int* __restrict__ labels,
+                       float2* __restrict__ bounds, const float4* __restrict__ moves,
+                       int* __restrict__ failed, int* __restrict__ failedCount) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  bool fail = false;
+  if (i < n) {
+    const int a = labels[i];
+    if (a < 0 || a >= k) {
+      fail = true;  // never decided (an iteration > 0 without iteration 0): decide it
+    } else {
+      const float2 b = bounds[i];
+      const float4 m = __ldg(moves + a);
+      PrunedPointBounds pb{b.x, b.y};
+      fail = !prunedBoundsHold(pb, PrunedCenterMove{m.x, m.y, m.z});
+      bounds[i] = make_float2(pb.upper, pb.lower);
+    }
+  }
+  const int slot = warpAppendSlot(fail, failedCount);  // every lane: no early return above
+  if (fail) failed[slot] = static_cast<int>(i);
+}
+
+// The float squared distance of point x to center c (D floats each), the lanes over the
+// dimensions (both rows read contiguously), summed across the warp: every lane gets the same
+// value (each butterfly step adds the same two numbers on both lanes).
+__device__ __forceinline__ float warpSquaredDistance(const float* __restrict__ x,
+                                                     const float* __restrict__ c, int d,
+                                                     bool vec4, int lane) {
+  float acc = 0.f;
+  if (vec4) {
+    const float4* x4 = reinterpret_cast<const float4*>(x);
+    const float4* c4 = reinterpret_cast<const float4*>(c);
+    for (int v = lane; v < d / 4; v += 32) {
+      const float4 a = x4[v], b = __ldg(c4 + v);
+      float t = a.x - b.x;
+      acc = fmaf(t, t, acc);
+      t = a.y - b.y;
+      acc = fmaf(t, t, acc);
+      t = a.z - b.z;
+      acc = fmaf(t, t, acc);
+      t = a.w - b.w;
+      acc = fmaf(t, t, acc);
+    }
+  } else {
+    for (int q = lane; q < d; q += 32) {
+      const float t = x[q] - __ldg(c + q);
+      acc = fmaf(t, t, acc);
+    }
+  }
+  for (int o = 16; o > 0; o >>= 1) acc += __shfl_xor_sync(kFullMask, acc, o);
+  return acc;
+}
+
+// The points that failed the bounds test, up to 32 to a warp round: for each, the warp
+// re-measures its own center (one distance, the point's row read contiguously); the point keeps
+// its label with the tightened upper bound when prunedTightenedHolds, else it is listed for the
+// full decision. The verdict of round point j stays on lane j, so the warp appends its failures
+// at once. A round is as long as the list needs to cover every warp once (a short list: one point
+// per warp, one memory round trip; a long one: 32, one atomic per 32 points).
+__global__ void __launch_bounds__(kSmallThreads)
+    prunedTightenKernel(const float* __restrict__ X, int d, int k, const float* __restrict__ C,
+                        bool vec4, const int* __restrict__ failed,
+                        const int* __restrict__ failedCount, const int* __restrict__ labels,
+                        float2* __restrict__ bounds, const float4* __restrict__ moves,
+                        double gamma, double slack, int* __restrict__ undecided,
+                        int* __restrict__ undecidedCount) {
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+  const int64_t warp = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const int64_t warps = (static_cast<int64_t>(gridDim.x) * blockDim.x) >> 5;
+  const int count = *failedCount;
+  int64_t per = (count + warps - 1) / warps;
+  per = per < 1 ? 1 : per > 32 ? 32 : per;
+  for (int64_t base = warp * per; base < count; base += warps * per) {
+    bool undecide = false;
+    int mine = -1;
+    const int round = static_cast<int>(count - base < per ? count - base : per);
+    for (int j = 0; j < round; ++j) {  // warp-uniform
+      const int p = failed[base + j];
+      const int a = labels[p];
+      bool holds = false;
+      float own = 0.f;
+      if (a >= 0 && a < k) {
+        const float f = warpSquaredDistance(X + static_cast<int64_t>(p) * d,
+                                            C + static_cast<int64_t>(a) * d, d, vec4, lane);
+        own = floatUp(upperDistance(f, gamma, slack));
+        const float2 b = bounds[p];
+        const float4 m = __ldg(moves + a);
+        holds = prunedTightenedHolds(own, PrunedPointBounds{b.x, b.y},
+                                     PrunedCenterMove{m.x, m.y, m.z});
+      }
+      if (lane == j) {
+        mine = p;
+        undecide = !holds;
+        if (holds) bounds[p].x = own;  // the lower bound is the bounds kernel's
+      }
+    }
+    const int slot = warpAppendSlot(undecide, undecidedCount);
+    if (undecide) undecided[slot] = mine;
+  }
+}
+
+constexpr int kSumsBatch = 32;  // changed points staged at a time
+
+// Shared memory of prunedSumsKernel: a K x slab table of double sums, K |x|^2 sums, K counts, K
+// touched flags, then the batch (point, old label, new label).
+__host__ __device__ inline size_t prunedSumsSharedBytes(int k, int slab) {
+  return sizeof(double) * (static_cast<size_t>(k) * slab + k) + sizeof(int) * 2 * size_t(k) +
+         sizeof(int) * 3 * kSumsBatch;
+}
+
+// The sums S (K x D), Q and counts follow the points whose label changed: S[old] -= x,
+// S[new] += x (every point, old = -1, in iteration 0: `changed` null). Block (b, y) takes a
+// contiguous share of the changed list and the dimensions [y slab, (y + 1) slab): a thread owns
+// a dimension, so it adds the block's points into its column of the K x slab table in shared
+// memory without atomics (a warp reads each point's slab contiguously, 32 points in flight per
+// thread), then the touched clusters' rows go to the global sums with one double atomicAdd per
+// entry per block, instead of one per (point, dimension) (7-10 ms at N = 1e6, D = 200).
+// Expected limiter: the shared read-modify-write chain per point (about 40 cycles), then DRAM.
+__global__ void __launch_bounds__(kSmallThreads)
+    prunedSumsKernel(const float* __restrict__ X, int64_t n, int d, int k,
+                     const int* __restrict__ labels, const double* __restrict__ xsq,
+                     const int2* __restrict__ changed, const int* __restrict__ changedCount,
+                     int slab, int minPerBlock, double* __restrict__ sums,
+                     double* __restrict__ sumsq, int* __restrict__ counts) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  double* table = reinterpret_cast<double*>(smem);
+  double* sqS = table + static_cast<size_t>(k) * slab;
+  int* cntS = reinterpret_cast<int*>(sqS + k);
+  int* touched = cntS + k;
+  int* batchPoint = touched + k;
+  int* batchOld = batchPoint + kSumsBatch;
+  int* batchNew = batchOld + kSumsBatch;
+
+  const int64_t count = changed ? static_cast<int64_t>(*changedCount) : n;
+  int64_t per = (count + gridDim.x - 1) / gridDim.x;
+  if (per < minPerBlock) per = minPerBlock;  // few changes: few blocks, few rows to flush
+  const int64_t begin = static_cast<int64_t>(blockIdx.x) * per;
+  const int64_t end = begin + per < count ? begin + per : count;
+  if (begin >= end) return;  // the whole block
+  const int q0 = static_cast<int>(blockIdx.y) * slab;
+  const int dims = d - q0 < slab ? d - q0 : slab;
+  const bool firstSlab = blockIdx.y == 0;  // the |x|^2 sums and counts: once per point
+  const int tid = static_cast<int>(threadIdx.x);
+
+  for (int64_t e = tid; e < static_cast<int64_t>(k) * slab; e += blockDim.x) table[e] = 0.0;
+  for (int c = tid; c < k; c += blockDim.x) {
+    sqS[c] = 0.0;
+    cntS[c] = 0;
+    touched[c] = 0;
+  }
+  __syncthreads();
+
+  for (int64_t b0 = begin; b0 < end; b0 += kSumsBatch) {
+    const int nb = end - b0 < kSumsBatch ? static_cast<int>(end - b0) : kSumsBatch;
+    if (tid < kSumsBatch) {
+      // Past the block's share: the share's first point again, with no labels (read, not added),
+      // so the loads below need no bounds test.
+      const int64_t e = tid < nb ? b0 + tid : begin;
+      int p = static_cast<int>(e), old = -1;
+      if (changed) {
+        const int2 ch = changed[e];
+        p = ch.x;
+        old = ch.y;
+      }
+      int now = labels[p];
+      if (old < 0 || old >= k || tid >= nb) old = -1;
+      if (now < 0 || now >= k || tid >= nb) now = -1;  // left out: the count check reports it
+      batchPoint[tid] = p;
+      batchOld[tid] = old;
+      batchNew[tid] = now;
+      if (old >= 0) touched[old] = 1;  // every thread writes 1: no race on the value
+      if (now >= 0) touched[now] = 1;
+      if (firstSlab) {
+        const double s = xsq[p];
+        if (old >= 0) {
+          atomicAdd(sqS + old, -s);
+          atomicAdd(cntS + old, -1);
+        }
+        if (now >= 0) {
+          atomicAdd(sqS + now, s);
+          atomicAdd(cntS + now, 1);
+        }
+      }
+    }
+    __syncthreads();
+    for (int t = tid; t < dims; t += blockDim.x) {
+      float v[kSumsBatch];  // every load first: 32 in flight per thread
+#pragma unroll
+      for (int u = 0; u < kSumsBatch; ++u)
+        v[u] = __ldg(X + static_cast<int64_t>(batchPoint[u]) * d + q0 + t);
+#pragma unroll
+      for (int u = 0; u < kSumsBatch; ++u) {
+        const int old = batchOld[u], now = batchNew[u];
+        if (old >= 0) table[static_cast<size_t>(old) * slab + t] -= double(v[u]);
+        if (now >= 0) table[static_cast<size_t>(now) * slab + t] += double(v[u]);
+      }
+    }
+    __syncthreads();  // the batch is refilled next
+  }
+
+  for (int c = 0; c < k; ++c) {
+    if (!touched[c]) continue;  // the same flag on every thread: uniform
+    for (int t = tid; t < dims; t += blockDim.x) {
+      const double v = table[static_cast<size_t>(c) * slab + t];
+      if (v != 0.0) atomicAdd(sums + static_cast<int64_t>(c) * d + q0 + t, v);
+    }
+  }
+  if (firstSlab)
+    for (int c = tid; c < k; c += blockDim.x)
+      if (touched[c]) {
+        atomicAdd(sumsq + c, sqS[c]);
+        atomicAdd(counts + c, cntS[c]);
+      }
+}
+
+// A warp per cluster: its score from the sums, max(0, Q - 2 c.S + n |c|^2) in double with c the
+// centers this iteration's assignment used (an empty cluster scores 0), and its count.
+__global__ void __launch_bounds__(kSmallThreads)
+    prunedScoreKernel(int k, int d, const float* __restrict__ C, const double* __restrict__ sums,
+                      const double* __restrict__ sumsq, const int* __restrict__ counts,
+                      double* __restrict__ outScores, int* __restrict__ outCounts) {
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+  const int c = static_cast<int>((static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5);
+  if (c >= k) return;  // the whole warp: c is the same for its lanes
+  double dot = 0.0, norm = 0.0;
+  for (int q = lane; q < d; q += 32) {
+    const double cq = C[static_cast<int64_t>(c) * d + q];
+    dot = fma(cq, sums[static_cast<int64_t>(c) * d + q], dot);
+    norm = fma(cq, cq, norm);
+  }
+  for (int o = 16; o > 0; o >>= 1) {
+    dot += __shfl_xor_sync(kFullMask, dot, o);
+    norm += __shfl_xor_sync(kFullMask, norm, o);
+  }
+  if (lane == 0) {
+    const int count = counts[c];
+    const double s = sumsq[c] - 2.0 * dot + double(count) * norm;
+    // Never below 0: the cancellation of a tight cluster far from the origin can round there.
+    outScores[c] = count > 0 ? (s > 0.0 ? s : 0.0) : 0.0;
+    outCounts[c] = count;
+  }
+}
+
+}  // namespace
+}  // namespace kernellab::clustering::best

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+// Pruned k-means (issue 15) on the CPU: the labels of plain Lloyd (the double reference) at every
+// iteration from the same start, on data where the bounds skip most points (the seed's generator)
+// and where they skip little (one broad cloud), with ties (D = 1, repeated points); the bounds it
+// keeps are bounds (checked against exact distances after every iteration); the work falls once
+// the centers settle; the runner records the counts, the results file keeps and checks them.
+#include <QtTest>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "kernellab/clustering.h"
+#include "kernellab/errors.h"
+#include "kernellab/experiment.h"
+#include "kernellab/json_io.h"
+#include "kernellab/kmeans_pruning.h"
+#include "kmeans_pruned_cpu.h"
+
+using namespace kernellab;
+using clustering::KMeansPrunedHost;
+
+namespace {
+
+clustering::PointSet points(int64_t n, int k, int d, DatasetShape shape, double noise, uint64_t seed) {
+  ClusteringProblem p;
+  p.n = n;
+  p.k = k;
+  p.d = d;
+  p.shape = shape;
+  p.noiseFraction = noise;
+  return clustering::makePoints(p, seed);
+}
+
+std::string toText(const ResultsFile& file) {
+  nlohmann::json j = file;
+  return j.dump();
+}
+
+std::vector<float> firstK(const clustering::PointSet& s, int k) {
+  return std::vector<float>(s.values.begin(), s.values.begin() + int64_t(k) * s.d);
+}
+
+double exactDistance(const clustering::PointSet& s, int64_t i, const float* c) {
+  return std::sqrt(clustering::exactSquaredDistance(&s.values[size_t(i) * s.d], 1, c, s.d));
+}
+
+RunRequest pairRequest(int64_t n, int k, int d, DatasetShape shape, double noise) {
+  RunRequest r;
+  r.family = clustering::kKMeans;
+  r.variants = {"shared-coalesced", "pruned"};
+  ClusteringProblem& p = r.section<ClusteringProblem>();
+  p.n = n;
+  p.k = k;
+  p.d = d;
+  p.shape = shape;
+  p.noiseFraction = noise;
+  p.init = InitMethod::First;
+  p.maxIterations = 40;
+  p.keepLabels = true;
+  r.launch.threadsPerBlock = 128;
+  r.backend = BackendChoice::Cpu;
+  r.warmup = 0;
+  r.repetitions = 1;
+  r.measureCeilings = false;
+  return r;
+}
+
+}  // namespace
+
+class TstKMeansPruned : public QObject {
+  Q_OBJECT
+ private slots:
+  void labelsAreLloydsAndBoundsHold_data() {
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("k");
+    QTest::addColumn<int>("d");
+    QTest::addColumn<int>("shape");
+    QTest::addColumn<double>("noise");
+    QTest::newRow("seed generator") << 6000 << 12 << 24 << int(DatasetShape::SeedGenerator) << 0.0;
+    QTest::newRow("one broad cloud") << 3000 << 10 << 16 << int(DatasetShape::Blobs) << 0.99999;
+    QTest::newRow("D = 1, ties") << 1001 << 9 << 1 << int(DatasetShape::SeedGenerator) << 0.0;
+  }
+  // Every iteration's labels against the reference run for that many iterations, and every
+  // point's bounds against its exact distances to the centers the iteration used.
+  void labelsAreLloydsAndBoundsHold() {
+    QFETCH(int, n);
+    QFETCH(int, k);
+    QFETCH(int, d);
+    QFETCH(int, shape);
+    QFETCH(double, noise);
+    const clustering::PointSet s = points(n, k, d, static_cast<DatasetShape>(shape), noise, 7);
+    const std::vector<float> start = firstK(s, k);
+    KMeansPrunedHost host(s.values.data(), n, d, k);
+    host.begin(start);
+    constexpr int kIterations = 12;
+    for (int it = 0; it < kIterations; ++it) {
+      const clustering::KMeansPrunedIteration step = host.iterate(it);
+      QCOMPARE(step.skipped + step.tightened + step.decided, int64_t(n));
+      QCOMPARE(step.distances, step.tightened + int64_t(k) * step.decided);
+      if (it == 0) QCOMPARE(step.decided, int64_t(n));
+      const clustering::KMeansReference ref = clustering::referenceKMeans(s, start, k, it + 1, -1.0);
+      int64_t differ = 0;
+      for (int64_t i = 0; i < n; ++i) differ += host.labels()[size_t(i)] != ref.labels[size_t(i)];
+      QVERIFY2(differ == 0, qPrintable(QStringLiteral("iteration %1: %2 labels differ from Lloyd's")
+                                            .arg(it + 1).arg(differ)));
+      int64_t count = 0;
+      for (int c = 0; c < k; ++c) count += step.clusterCount[size_t(c)];
+      QCOMPARE(count, int64_t(n));
+      // The bounds are bounds, measured exactly against the centers this assignment used.
+      const std::vector<float>& c = host.centers();
+      for (int64_t i = 0; i < n; ++i) {
+        const int a = host.labels()[size_t(i)];
+        const double own = exactDistance(s, i, &c[size_t(a) * d]);
+        QVERIFY2(double(host.upperBounds()[size_t(i)]) >= own,
+                 qPrintable(QStringLiteral("iteration %1, point %2: upper bound %3 < %4")
+                                .arg(it + 1).arg(i).arg(host.upperBounds()[size_t(i)]).arg(own)));
+        for (int o = 0; o < k; ++o) {
+          if (o == a) continue;
+          const double other = exactDistance(s, i, &c[size_t(o) * d]);
+          QVERIFY2(double(host.lowerBounds()[size_t(i)]) <= other,
+                   qPrintable(QStringLiteral("iteration %1, point %2: lower bound %3 > %4 (center %5)")
+                                  .arg(it + 1).arg(i).arg(host.lowerBounds()[size_t(i)])
+                                  .arg(other).arg(o)));
+        }
+      }
+    }
+  }
+
+  // Two centers on the same point and points on it: the exact tie goes to the lower index, as in
+  // the reference, through the double re-decision.
+  void exactTiesGoToTheLowerIndex() {
+    clustering::PointSet s;
+    s.n = 6;
+    s.d = 2;
+    s.values = {0, 0, 0, 0, 1, 1, 5, 5, 5, 5, 6, 6};
+    const std::vector<float> start = {5, 5, 0, 0, 5, 5};  // centers 0 and 2 coincide
+    KMeansPrunedHost host(s.values.data(), s.n, s.d, 3);
+    host.begin(start);
+    host.iterate(0);
+    const clustering::KMeansReference ref = clustering::referenceKMeans(s, start, 3, 1, -1.0);
+    for (int64_t i = 0; i < s.n; ++i) QCOMPARE(host.labels()[size_t(i)], ref.labels[size_t(i)]);
+    QCOMPARE(host.labels()[3], 0);
+  }
+
+  // The work falls: on the seed's clusters the later iterations read a small share of the points.
+  void workFallsOnceTheCentersSettle() {
+    const clustering::PointSet s = points(20000, 16, 32, DatasetShape::SeedGenerator, 0.0, 11);
+    KMeansPrunedHost host(s.values.data(), s.n, s.d, 16);
+    host.begin(firstK(s, 16));
+    int64_t lastRead = -1;
+    for (int it = 0; it < 25; ++it) {
+      const clustering::KMeansPrunedIteration step = host.iterate(it);
+      lastRead = step.tightened + step.decided;
+      if (it > 0 && step.changed == 0) break;
+    }
+    QVERIFY2(lastRead >= 0 && lastRead < s.n / 10,
+             qPrintable(QStringLiteral("the last iteration read %1 of %2 points").arg(lastRead).arg(s.n)));
+  }
+
+  // Through the runner on the CPU backend: verified against the reference, the same iterations
+  // and labels as the seed variant's run, the counts recorded per iteration and kept by the file.
+  void runnerRecordsTheWork() {
+    const RunResult res = runExperiment(pairRequest(8000, 12, 24, DatasetShape::SeedGenerator, 0.0));
+    QVERIFY2(res.ok, res.message.c_str());
+    QCOMPARE(res.variants.size(), size_t(2));
+    const VariantResult& seed = res.variants[0];
+    const VariantResult& pruned = res.variants[1];
+    QCOMPARE(pruned.variant, std::string("pruned"));
+    QVERIFY2(pruned.ok, pruned.error.c_str());
+    QVERIFY2(pruned.verification.passed, pruned.verification.note.c_str());
+    QCOMPARE(pruned.kernels.size(), size_t(5));
+    QCOMPARE(pruned.kernels[2].name, std::string("prunedDecideKernel"));
+    QVERIFY(!pruned.iterations.empty());
+    QCOMPARE(pruned.iterations.front().visited, int64_t(8000));
+    QCOMPARE(pruned.iterations.front().distances, int64_t(8000) * 12);
+    for (const IterationRecord& it : pruned.iterations) {
+      QVERIFY(it.visited >= 0 && it.visited <= 8000);
+      QVERIFY(it.distances >= it.visited && it.distances <= int64_t(8000) * 12);
+    }
+    for (const IterationRecord& it : seed.iterations) QCOMPARE(it.distances, int64_t(-1));
+    const ClusteringOutput& a = *seed.detail<ClusteringOutput>();
+    const ClusteringOutput& b = *pruned.detail<ClusteringOutput>();
+    QCOMPARE(b.iterations, a.iterations);
+    QCOMPARE(b.stopReason, a.stopReason);
+    // The file keeps the counts and reads them back.
+    ResultsFile file;
+    file.runs.push_back(res);
+    const std::string text = toText(file);
+    QVERIFY(text.find("\"distances\"") != std::string::npos);
+    const ResultsFile back = parseResultsFile(text);
+    QCOMPARE(back.runs.front().variants[1].iterations.front().distances, int64_t(8000) * 12);
+  }
+
+  // A file whose distance count exceeds N K is refused, naming the field and the limit.
+  void impossibleDistanceCountIsRefused() {
+    const RunResult res = runExperiment(pairRequest(500, 4, 3, DatasetShape::SeedGenerator, 0.0));
+    QVERIFY2(res.ok, res.message.c_str());
+    ResultsFile file;
+    file.runs.push_back(res);
+    file.runs.front().variants[1].iterations.front().distances = 500 * 4 + 1;
+    try {
+      parseResultsFile(toText(file));
+      QFAIL("a count above N K was accepted");
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      QVERIFY2(what.find("distances") != std::string::npos, e.what());
+      QVERIFY2(what.find("N K") != std::string::npos, e.what());
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(TstKMeansPruned)
+#include "tst_kmeans_pruned.moc"
