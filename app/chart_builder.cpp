@@ -709,6 +709,9 @@ ChartSpec coordinatesReadChart(const QVector<const RunRef*>& runs, Family family
   spec.kind = ChartKind::Lines;
   spec.xLabel = QObject::tr("Center");
   spec.yLabel = QObject::tr("Points read (share of N)");
+  // Only pruned runs are drawn here: each run of them gets its own colour (the variant's, then
+  // the next ones), so two runs (the seed's data and one broad cloud) are told apart by colour.
+  int drawn = 0;
   for (const RunRef* ref : runs) {
     const RunResult& run = ref->run();
     const ClusteringProblem* problem = run.request.sections.find<ClusteringProblem>();
@@ -720,7 +723,7 @@ ChartSpec coordinatesReadChart(const QVector<const RunRef*>& runs, Family family
       ChartSeries full, sketch;
       full.name = variantTitle(family, v.variant) + QObject::tr(" · float coordinates") + suffix;
       sketch.name = variantTitle(family, v.variant) + QObject::tr(" · 8-bit sketch") + suffix;
-      full.colorIndex = sketch.colorIndex = variantColorIndex(family, v.variant);
+      full.colorIndex = sketch.colorIndex = variantColorIndex(family, v.variant) + drawn++;
       sketch.dashed = true;
       for (const IterationRecord& it : v.iterations) {
         if (it.visited < 0) continue;
@@ -777,6 +780,9 @@ ChartSpec kmeansWorkChart(const QVector<const RunRef*>& runs, Family family) {
   spec.kind = ChartKind::Lines;
   spec.xLabel = QObject::tr("Iteration");
   spec.yLabel = QObject::tr("Share of the unpruned work");
+  // Only pruned runs are drawn here: each run of them gets its own colour (the variant's, then
+  // the next ones), so two runs (the seed's data and one broad cloud) are told apart by colour.
+  int drawn = 0;
   for (const RunRef* ref : runs) {
     const RunResult& run = ref->run();
     const ClusteringProblem* problem = run.request.sections.find<ClusteringProblem>();
@@ -790,7 +796,7 @@ ChartSpec kmeansWorkChart(const QVector<const RunRef*>& runs, Family family) {
       read.name = variantTitle(family, v.variant) + QObject::tr(" · points read") + suffix;
       distances.name =
           variantTitle(family, v.variant) + QObject::tr(" · distances computed") + suffix;
-      read.colorIndex = distances.colorIndex = variantColorIndex(family, v.variant);
+      read.colorIndex = distances.colorIndex = variantColorIndex(family, v.variant) + drawn++;
       distances.dashed = true;
       const double all = double(n) * double(k);
       for (const IterationRecord& it : v.iterations) {

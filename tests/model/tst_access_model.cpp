@@ -169,7 +169,9 @@ class TstAccessModel : public QObject {
     int offGrid = 0;
     for (const Request* q : pick(tile, Space::Global, Kind::Store)) offGrid += q->sectors == 5;
     QVERIFY(offGrid > 0);
-    const WarpReport aligned = analyze(query("best", 32, 256, 8191, 8193, {1, 1}, 1));
+    // Block (2, 1) of the stripe's launch order (one column of blocks at a time) is tile (1, 1):
+    // a body tile, below the first stripe row's peeled head.
+    const WarpReport aligned = analyze(query("best", 32, 256, 8191, 8193, {2, 1}, 1));
     QVERIFY(aligned.description.find("aligned-stripe") != std::string::npos);
     for (const Request* q : pick(aligned, Space::Global, Kind::Store)) {
       QCOMPARE(q->sectors, q->idealSectors);  // whole sectors in the body
@@ -188,7 +190,7 @@ class TstAccessModel : public QObject {
   // the group's rows, the writer warps store whole 128-byte output pieces from an 8-way conflicted
   // stage column; a cc 8.0 device has no bulk copy and gets the 40-wide tile.
   void bulkRowsIsTraced() {
-    qputenv("KERNELLAB_TRANSPOSE_STRATEGY", "bulk-rows");  // chosen by no shape: forced
+    qputenv("KERNELLAB_TRANSPOSE_STRATEGY", "bulk-rows");  // the rule's too: forced to be sure
     const AccessQuery q = query("best", 32, 256, 200, 1000, {15, 0});
     const BlockTrace t = traceBlock(q);
     QVERIFY(t.description.find("bulk-rows") != std::string::npos);

@@ -531,6 +531,48 @@ class TstChartBuilder : public QObject {
                    QStringLiteral("coordinates-read")));
   }
 
+  // Issue 15: the pruned k-means' work per iteration (points read and distances computed, as
+  // shares of N and N K); two runs of it (the seed's data, one broad cloud) in two colours.
+  void kmeansWorkPerIterationIsReadOverN() {
+    RunResult run = makeRun(clustering::kKMeans, 256, {{"best", 2, 2, 2}, {"pruned", 1, 1, 1}});
+    run.request.section<ClusteringProblem>().n = 1000;
+    run.request.section<ClusteringProblem>().k = 10;
+    const std::vector<int64_t> visited = {1000, 600, 40};
+    const std::vector<int64_t> distances = {10000, 5000, 100};
+    for (VariantResult& v : run.variants)
+      for (size_t j = 0; j < visited.size(); ++j) {
+        IterationRecord r;
+        r.iteration = static_cast<int>(j) + 1;
+        r.score = 10.0 - double(j);
+        if (v.variant == "pruned") {
+          r.visited = visited[j];
+          r.distances = distances[j];
+        }
+        v.iterations.push_back(r);
+      }
+    const ChartSpec* work = chart(buildTimingCharts(selectionOf({run}), ChartOptions{}),
+                                  QStringLiteral("coordinates-read"));
+    QVERIFY(work);
+    QCOMPARE(work->title, QStringLiteral("Points read per iteration"));
+    QCOMPARE(work->xLabel, QStringLiteral("Iteration"));
+    QCOMPARE(work->series.size(), 2);
+    QVERIFY(work->series[0].name.startsWith(variantTitle(clustering::kKMeans, "pruned")));
+    QVERIFY(!work->series[0].dashed);
+    QVERIFY(work->series[1].dashed);
+    QCOMPARE(work->series[0].y, (QVector<double>{1.0, 0.6, 0.04}));
+    QCOMPARE(work->series[1].y, (QVector<double>{1.0, 0.5, 0.01}));
+    QVERIFY2(work->series[1].notes[1].startsWith(QStringLiteral("5,000 of 10,000")),
+             qPrintable(work->series[1].notes[1]));
+    // Two runs of it: four lines, the second run's in another colour.
+    const RunResult second = run;
+    const ChartSpec* two = chart(buildTimingCharts(selectionOf({run, second}), ChartOptions{}),
+                                 QStringLiteral("coordinates-read"));
+    QVERIFY(two);
+    QCOMPARE(two->series.size(), 4);
+    QCOMPARE(two->series[1].colorIndex, two->series[0].colorIndex);
+    QVERIFY(two->series[2].colorIndex != two->series[0].colorIndex);
+  }
+
   void chartDataAsCsvAndJson() {
     ChartSpec spec;
     spec.id = QStringLiteral("t");

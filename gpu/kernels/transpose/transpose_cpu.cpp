@@ -74,6 +74,8 @@ namespace {
 // launched in stripes 4 tiles wide (one stripe for matrices up to 16 tiles wide).
 constexpr int kBestRows = 4;
 constexpr int kBestGroup = 4;
+// The aligned stripe's launch order: one column of blocks at a time (measured below).
+constexpr int kStripeGroup = 1;
 constexpr int kWholeWidthTiles = 16;
 // The other strategies' blocks: 32 x 8 threads.
 constexpr int kStrategyRows = 8;
@@ -135,6 +137,10 @@ Geometry bestGeometry(const RunRequest& r, int maxThreadsPerBlock, bool bulkCopy
     // 2026-12-02, docs/BENCHMARKS.md). Wider matrices keep stripes of 4 (8192^2: 0.932 at 4,
     // 0.90 at 32 and 64).
     g.group = g.gridX <= kWholeWidthTiles ? std::max(1, g.gridX) : kBestGroup;
+    // The aligned stripe walks one column of blocks at a time (stripes 1 wide): five interleaved
+    // runs each (H200, 2026-12-02 session 5) gave 8191 x 8193 0.904 mean at 1 against 0.900 at 2
+    // and 0.895 at 4, and 16385 x 16383 0.876 against 0.869 and 0.857.
+    if (s == Strategy::AlignedStripe && g.gridX > kWholeWidthTiles) g.group = kStripeGroup;
     // KERNELLAB_TRANSPOSE_GROUP: tiles per stripe of the launch order, for measuring alternatives.
     if (const char* env = std::getenv("KERNELLAB_TRANSPOSE_GROUP"); env && *env) {
       const long group = std::strtol(env, nullptr, 10);
