@@ -194,6 +194,7 @@ class TstAccessModel : public QObject {
     const AccessQuery q = query("best", 32, 256, 200, 1000, {15, 0});
     const BlockTrace t = traceBlock(q);
     QVERIFY(t.description.find("bulk-rows") != std::string::npos);
+    QCOMPARE(t.kernel, std::string("transposeBulkRowsKernel"));  // the strategy's own kernel
     QCOMPARE(t.blockDim.x * t.blockDim.y, 288);
     std::set<int64_t> loads, stores;
     for (const auto& a : t.recorder.accesses()) {

@@ -406,11 +406,9 @@ BestKernel bestKernel(const Geometry& g, bool record) {
   switch (g.strategy) {
     case Strategy::Tile:
       b.fn = record ? transposeBestKernel<true> : transposeBestKernel<false>;
-      b.name = "transposeBestKernel";
       break;
     case Strategy::AlignedTile:
       b.fn = record ? transposeAlignedTileKernel<true> : transposeAlignedTileKernel<false>;
-      b.name = "transposeAlignedTileKernel";
       break;
     case Strategy::AlignedStripe:
       if (stripeFitsInt32(g.width, g.height))
@@ -419,14 +417,12 @@ BestKernel bestKernel(const Geometry& g, bool record) {
       else
         b.fn = record ? transposeAlignedStripeKernel<int64_t, true>
                       : transposeAlignedStripeKernel<int64_t, false>;
-      b.name = "transposeAlignedStripeKernel";
       break;
     case Strategy::Tile40:
       if (tile40FitsInt32(g.width, g.height))
         b.fn = record ? transposeTile40Kernel<int32_t, true> : transposeTile40Kernel<int32_t, false>;
       else
         b.fn = record ? transposeTile40Kernel<int64_t, true> : transposeTile40Kernel<int64_t, false>;
-      b.name = "transposeTile40Kernel";
       break;
     case Strategy::BulkRows:
       if (bulkRowsFitsInt32(g.width, g.height))
@@ -435,7 +431,6 @@ BestKernel bestKernel(const Geometry& g, bool record) {
       else
         b.fn = record ? transposeBulkRowsKernel<int64_t, true>
                       : transposeBulkRowsKernel<int64_t, false>;
-      b.name = "transposeBulkRowsKernel";
       b.sharedBytes = sizeof(float) * static_cast<size_t>(sharedFloats(g)) + kBulkRowsStageAlign;
       requireBulkCopyCode(b.fn);
       break;
@@ -443,22 +438,18 @@ BestKernel bestKernel(const Geometry& g, bool record) {
     case Strategy::NarrowHeight: {
       const int d = static_cast<int>(g.strategy == Strategy::NarrowWidth ? g.width : g.height);
       b.fn = record ? narrowKernel<true>(g.strategy, d) : narrowKernel<false>(g.strategy, d);
-      b.name = std::string(g.strategy == Strategy::NarrowWidth ? "transposeNarrowWidthKernel<"
-                                                               : "transposeNarrowHeightKernel<") +
-               std::to_string(d) + ">";
       break;
     }
     case Strategy::StagedRows:
       b.fn = record ? transposeStagedRowsKernel<true> : transposeStagedRowsKernel<false>;
-      b.name = "transposeStagedRowsKernel";
       b.sharedBytes = sizeof(float) * static_cast<size_t>(sharedFloats(g));
       break;
     case Strategy::StagedCols:
       b.fn = record ? transposeStagedColsKernel<true> : transposeStagedColsKernel<false>;
-      b.name = "transposeStagedColsKernel";
       b.sharedBytes = sizeof(float) * static_cast<size_t>(sharedFloats(g));
       break;
   }
+  b.name = bestKernelName(g);  // the name the access lens gives it too
   if (b.sharedBytes > 48 * 1024)  // above the default: the kernel must opt in
     KL_CUDA_CHECK(cudaFuncSetAttribute(b.fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(b.sharedBytes)));

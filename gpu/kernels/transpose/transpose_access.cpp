@@ -117,7 +117,7 @@ BlockTrace traceTransposeBlock(const AccessQuery& q, ThreadRange keep) {
   t.blockDim = {g.tile, g.blockRows};
   t.gridDim = {g.gridX, g.gridY};
   t.blockIdx = q.block;
-  t.kernel = info(*v).kernel;
+  t.kernel = *v == Variant::Best ? transpose::bestKernelName(g) : info(*v).kernel;
   Recorder& rec = t.recorder;
   rec.keepOnly(keep);
   const uint64_t inputBytes = uint64_t(g.width) * uint64_t(g.height) * 4u;

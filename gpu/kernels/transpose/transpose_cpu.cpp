@@ -42,8 +42,9 @@ const std::vector<VariantInfo>& variants() {
        "stripes 4 tiles wide (one stripe when the matrix is at most 16 tiles wide) "
        "(8 elements per thread, 32x4 threads) for large matrices, "
        "sector-aligned output rows in 64 x 64 stripes for "
-       "odd sizes, 40-wide tiles for widths that are a multiple of 40 (D = 200; on "
-       "compute capability 9.0 and later, 64 whole rows per block fetched by one bulk copy), "
+       "odd sizes, 40-wide tiles for widths that are a multiple of 40 (on compute "
+       "capability 9.0 and later, from 120 to 200 floats such as D = 200: 64 whole rows per "
+       "block fetched by one bulk copy), "
        "registers or staged rows for narrow point-cloud layouts (N "
        "x D, D <= 256)."},
   };
@@ -262,6 +263,23 @@ std::string strategyDescription(Strategy s) {
 
 Geometry makeGeometry(const RunRequest& r, Variant v, int maxThreadsPerBlock) {
   return makeGeometryOn(r, v, maxThreadsPerBlock, true);
+}
+
+std::string bestKernelName(const Geometry& g) {
+  switch (g.strategy) {
+    case Strategy::Tile: return "transposeBestKernel";
+    case Strategy::AlignedTile: return "transposeAlignedTileKernel";
+    case Strategy::AlignedStripe: return "transposeAlignedStripeKernel";
+    case Strategy::Tile40: return "transposeTile40Kernel";
+    case Strategy::BulkRows: return "transposeBulkRowsKernel";
+    case Strategy::StagedRows: return "transposeStagedRowsKernel";
+    case Strategy::StagedCols: return "transposeStagedColsKernel";
+    case Strategy::NarrowWidth:
+      return "transposeNarrowWidthKernel<" + std::to_string(g.width) + ">";
+    case Strategy::NarrowHeight:
+      return "transposeNarrowHeightKernel<" + std::to_string(g.height) + ">";
+  }
+  return "transposeBestKernel";
 }
 
 Geometry makeGeometryOn(const RunRequest& r, Variant v, int maxThreadsPerBlock, bool bulkCopy) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <string>
 #include <vector>
 
 #include "kernellab/family.h"
@@ -32,6 +33,11 @@ namespace kernellab::transpose {
 // bulkRowsRunsOn says so); without it the shape rule falls back to its earlier choice, and a
 // forced bulk-rows is an InputError.
 Geometry makeGeometryOn(const RunRequest& r, Variant v, int maxThreadsPerBlock, bool bulkCopy);
+
+// transpose_cpu.cpp: the name of the kernel that runs the best variant's strategy for this
+// geometry ("transposeBulkRowsKernel", "transposeNarrowWidthKernel<3>", ...): what the CUDA run
+// reports and what the access lens names.
+std::string bestKernelName(const Geometry& g);
 
 // transpose_verify_cases.cpp: `verify`'s cases: awkward sizes and every launch shape.
 std::vector<VerifyCase> verifyCases(bool quick);
