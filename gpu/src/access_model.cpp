@@ -237,8 +237,10 @@ std::vector<Request> warpRequests(const BlockTrace& trace, int warp, const Memor
   return out;
 }
 
-Totals totalsOf(const std::vector<Request>& requests, const MemoryModel&) {
-  Totals t;
+namespace {
+
+// Adds the requests' counts to t (efficiency left to the caller: it is a ratio of the sums).
+void addRequests(Totals& t, const std::vector<Request>& requests) {
   for (const auto& r : requests) {
     if (r.space == Space::Global) {
       ++t.globalRequests;
@@ -253,7 +255,18 @@ Totals totalsOf(const std::vector<Request>& requests, const MemoryModel&) {
       t.maxConflict = std::max(t.maxConflict, r.conflictDegree);
     }
   }
+}
+
+void finishTotals(Totals& t) {
   t.efficiency = t.sectors ? double(t.idealSectors) / double(t.sectors) : 0.0;
+}
+
+}  // namespace
+
+Totals totalsOf(const std::vector<Request>& requests, const MemoryModel&) {
+  Totals t;
+  addRequests(t, requests);
+  finishTotals(t);
   return t;
 }
 
@@ -286,8 +299,8 @@ WarpReport analyze(const AccessQuery& q) {
   // One trace of the whole block when it fits the recorder; otherwise one per warp. The chosen
   // warp's own trace comes first: its size times the warps tells (warps of a block trace alike)
   // whether the whole block would fit, so a block that loops long (a k-means assign block at
-  // K = 100, D = 200: about 5 million accesses) goes to the per-warp traces at once instead of
-  // filling the recorder in vain first (that took 18 s and 1 GB to open such a profile).
+  // K = 100, D = 200: about 10 million accesses) goes to the per-warp traces at once instead of
+  // filling the recorder in vain first.
   BlockTrace mine = traceBlock(q, warpThreads(q.warp));
   const int threads = mine.blockDim.x * mine.blockDim.y;
   const size_t warps = static_cast<size_t>((threads + 31) / 32);
@@ -303,23 +316,15 @@ WarpReport analyze(const AccessQuery& q) {
   if (perWarp) trace = std::move(mine);
   WarpReport r = reportOf(q, trace, perWarp);
   // The block's totals, one warp at a time: only one other warp's requests are held at once.
-  Totals& block = r.blockTotals;
   for (int w = 0; w < r.warpsPerBlock; ++w) {
-    const Totals t = w == q.warp ? r.warpTotals
-                     : perWarp   ? totalsOf(warpRequests(traceBlock(q, warpThreads(w)), w, r.memory),
-                                            r.memory)
-                                 : totalsOf(warpRequests(trace, w, r.memory), r.memory);
-    block.globalRequests += t.globalRequests;
-    block.sectors += t.sectors;
-    block.idealSectors += t.idealSectors;
-    block.lines += t.lines;
-    block.idealLines += t.idealLines;
-    block.sharedRequests += t.sharedRequests;
-    block.wavefronts += t.wavefronts;
-    block.idealWavefronts += t.idealWavefronts;
-    block.maxConflict = std::max(block.maxConflict, t.maxConflict);
+    if (w == q.warp)
+      addRequests(r.blockTotals, r.requests);
+    else if (perWarp)
+      addRequests(r.blockTotals, warpRequests(traceBlock(q, warpThreads(w)), w, r.memory));
+    else
+      addRequests(r.blockTotals, warpRequests(trace, w, r.memory));
   }
-  block.efficiency = block.sectors ? double(block.idealSectors) / double(block.sectors) : 0.0;
+  finishTotals(r.blockTotals);
   return r;
 }
 
