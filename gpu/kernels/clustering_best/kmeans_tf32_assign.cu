@@ -8,6 +8,7 @@
 
 #include "best_common.cuh"
 #include "cuda/cuda_check.h"
+#include "kmeans_assign_decide.cuh"
 #include "kmeans_tf32_assign.cuh"
 
 namespace kernellab::clustering::best {
@@ -65,7 +66,7 @@ __global__ void __launch_bounds__(32 * 16 / MT, 1)
   uint4* Bf = reinterpret_cast<uint4*>(smem);
   float2* cS = reinterpret_cast<float2*>(Bf + size_t(pairs) * NT * 32);  // (|c_k|^2, |c'_k|)
   float* As = reinterpret_cast<float*>(cS + NT * 8);  // `stages` tiles of 256 rows
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, t = lane & 3;
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2;
   constexpr int kStepsPerStage = kTf32StageDims / 8;
   const int dStages = (d + kTf32StageDims - 1) / kTf32StageDims;
 
@@ -78,31 +79,40 @@ __global__ void __launch_bounds__(32 * 16 / MT, 1)
     reinterpret_cast<uint32_t*>(Bf)[e] = toTf32(v);
   }
   for (int kk = tid; kk < NT * 8; kk += blockDim.x)
-    cS[kk] = kk < k ? make_float2(cn[kk], cabs[kk]) : make_float2(0.f, 0.f);
+    cS[kk] = kk < k ? make_float2(cn[kk], cabs[kk]) : make_float2(INFINITY, 0.f);  // never wins
 
-  // This block's stages, tile after tile, as one sequence (the pipeline runs across tiles).
-  const int64_t tiles = (n + kTf32TilePoints - 1) / kTf32TilePoints;
-  const int64_t myTiles =
-      tiles > blockIdx.x ? (tiles - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
-  const int64_t total = myTiles * dStages;
-  auto tileOf = [&](int64_t gs) { return blockIdx.x + (gs / dStages) * gridDim.x; };
-  // A thread copies the same 16-byte piece (or the same float) of every few rows of the tile: the
-  // row pointer steps by a fixed stride, one add and one compare per copy.
+  __syncthreads();  // the centers are in shared memory; from here on every warp runs alone
+
+  // Each warp streams its own units of 32 points (unit u: points 32u .. 32u + 31, units dealt to
+  // the grid's warps in turn) through its own slice of the stage buffers: no block barrier, so one
+  // warp's epilogue overlaps the others' copies and products.
+  const int warps = static_cast<int>(blockDim.x) >> 5;
+  const int64_t gridWarps = static_cast<int64_t>(gridDim.x) * warps;
+  const int64_t myWarp = static_cast<int64_t>(blockIdx.x) * warps + warp;
+  const int64_t units = (n + kWarpRows - 1) / kWarpRows;
+  const int64_t myUnits = units > myWarp ? (units - myWarp + gridWarps - 1) / gridWarps : 0;
+  auto unitOf = [&](int64_t u) { return myWarp + u * gridWarps; };  // this warp's u-th unit
+  float* myStages = As + warp * kWarpRows * kTf32StagePitch;  // stage st at + st * kStageFloats
+  // A lane copies the same 16-byte piece (or the same float) of every few rows of the unit. The
+  // copies run stages - 1 stages ahead of the products with their own (unit, stage, buffer)
+  // counters: no 64-bit division per stage (each is a hundred integer instructions).
   const int pieces = vec ? kTf32StageDims / 4 : kTf32StageDims;  // copies per row
-  const int piece = tid % pieces;
-  const int rowStep = static_cast<int>(blockDim.x) / pieces;
-  const int firstRow = tid / pieces;
+  const int piece = lane % pieces;
+  const int rowStep = 32 / pieces;
+  const int firstRow = lane / pieces;
   const int pieceQ = vec ? piece * 4 : piece;
-  auto issue = [&](int64_t gs) {
-    if (gs < total) {
-      const int64_t i0 = tileOf(gs) * kTf32TilePoints;
-      const int q = static_cast<int>(gs % dStages) * kTf32StageDims + pieceQ;
-      float* dst = As + (gs % stages) * kStageFloats + firstRow * kTf32StagePitch + pieceQ;
+  int64_t copyUnit = 0;
+  int copyStage = 0, copyBuf = 0;
+  auto issueNext = [&]() {
+    if (copyUnit < myUnits) {
+      const int64_t i0 = unitOf(copyUnit) * kWarpRows;
+      const int q = copyStage * kTf32StageDims + pieceQ;
+      float* dst = myStages + copyBuf * kStageFloats + firstRow * kTf32StagePitch + pieceQ;
       const float* src = X + (i0 + firstRow) * d + q;
-      const int64_t rowsLeft = n - i0 - firstRow;  // rows of this thread's still inside N
+      const int64_t rowsLeft = n - i0 - firstRow;  // rows of this lane's still inside N
       const bool inD = q < d;                     // D % 4 == 0 when vec: a piece is in or out
       const int64_t srcStep = static_cast<int64_t>(rowStep) * d;
-      for (int r = 0; r < kTf32TilePoints / rowStep; ++r) {
+      for (int r = 0; r < kWarpRows / rowStep; ++r) {
         const bool ok = inD && r * rowStep < rowsLeft;
         if (vec)
           copyAsync(dst, ok ? src : X, ok ? 16 : 0, 16);
@@ -113,161 +123,61 @@ __global__ void __launch_bounds__(32 * 16 / MT, 1)
       }
     }
     commitAsync();
+    if (++copyStage == dStages) {
+      copyStage = 0;
+      ++copyUnit;
+    }
+    if (++copyBuf == stages) copyBuf = 0;
   };
 
-  for (int s = 0; s < stages - 1; ++s) issue(s);
+  for (int s = 0; s < stages - 1; ++s) issueNext();
   float acc[MT][NT][4];
-  for (int64_t gs = 0; gs < total; ++gs) {
-    issue(gs + stages - 1);
-    waitAsync(stages - 1);
-    __syncthreads();  // this stage landed for every thread (and the centers, the first time)
-    const int s = static_cast<int>(gs % dStages);
-    if (s == 0) {
+  int buf = 0;  // the products' stage buffer
+  for (int64_t u = 0; u < myUnits; ++u) {
+    for (int s = 0; s < dStages; ++s) {
+      issueNext();
+      waitAsync(stages - 1);
+      __syncwarp();  // this stage landed for every lane of the warp
+      if (s == 0) {
 #pragma unroll
-      for (int m = 0; m < MT; ++m)
-#pragma unroll
-        for (int nt = 0; nt < NT; ++nt)
-          acc[m][nt][0] = acc[m][nt][1] = acc[m][nt][2] = acc[m][nt][3] = 0.f;
-    }
-    const float* a = As + (gs % stages) * kStageFloats + warp * kWarpRows * kTf32StagePitch;
-    const uint4* b = Bf + (size_t(s) * (kStepsPerStage / 2) * NT) * 32 + lane;
-    // Every stage is 4 k-steps: dimensions past D are zeros on both sides (12 % more work at
-    // D = 200, for a loop without a run-time bound).
-#pragma unroll
-    for (int pp = 0; pp < kStepsPerStage / 2; ++pp) {
-      uint32_t a0[MT][4], a1[MT][4];  // [m-tile]: the pair's first and second k-step
-#pragma unroll
-      for (int m = 0; m < MT; ++m) {
-        loadA(a0[m], a + m * 16 * kTf32StagePitch + (pp * 16), lane);
-        loadA(a1[m], a + m * 16 * kTf32StagePitch + (pp * 16 + 8), lane);
-      }
-#pragma unroll
-      for (int nt = 0; nt < NT; ++nt) {
-        const uint4 bb = b[(pp * NT + nt) * 32];
-#pragma unroll
-        for (int m = 0; m < MT; ++m) mmaTf32(acc[m][nt], a0[m], bb.x, bb.y);
-#pragma unroll
-        for (int m = 0; m < MT; ++m) mmaTf32(acc[m][nt], a1[m], bb.z, bb.w);
-      }
-    }
-    if (s == dStages - 1) {
-      // The tile's rows: this lane holds rows g and g + 8 of each of its warp's two 16-row tiles,
-      // columns 2t, 2t + 1 of every 8-center tile; the four lanes of a row (t = 0..3) agree by a
-      // butterfly.
-      const int64_t rowBase = tileOf(gs) * kTf32TilePoints + warp * kWarpRows + g;
-      // One 16-row tile at a time (two rows per lane): fewer registers live beside the sums.
-#pragma unroll
-      for (int mm = 0; mm < MT; ++mm) {
-      // Per row: the best s and its index (pass 1, merged over the row's four lanes), its bound,
-      // then the lowest s - bound of every other center (pass 2); sure when the best beats it
-      // (the rule of assignBoundKernel). About nine instructions per point and center.
-      float kx[2], b1[2], lower[2];
-      int i1[2];
-#pragma unroll
-      for (int r = 0; r < 2; ++r) {
-        const int64_t row = rowBase + mm * 16 + r * 8;
-        kx[r] = row < n ? kappa * xnorm[row] : 0.f;
-        b1[r] = INFINITY;
-        i1[r] = INT_MAX;
-        lower[r] = INFINITY;
-      }
-#pragma unroll
-      for (int nt = 0; nt < NT; ++nt)
-#pragma unroll
-        for (int c2 = 0; c2 < 2; ++c2) {
-          const int kk = nt * 8 + 2 * t + c2;
-          const float cn = cS[kk].x;  // (padding centers past K are skipped below)
-#pragma unroll
-          for (int r = 0; r < 2; ++r) {
-            // s = |c|^2 + G with G = -2 x.c' (the doubling is exact): one rounding, as cuBLAS's.
-            const float sv = fmaf(-2.f, acc[mm][nt][r * 2 + c2], cn);
-            if (kk < k && sv < b1[r]) {  // columns ascend: the lowest index at equal
-              b1[r] = sv;
-              i1[r] = kk;
-            }
-          }
-        }
-      float e1[2];
-#pragma unroll
-      for (int r = 0; r < 2; ++r) {
-#pragma unroll
-        for (int o = 1; o <= 2; o <<= 1) {
-          const float ob = __shfl_xor_sync(0xffffffffu, b1[r], o);
-          const int oi = __shfl_xor_sync(0xffffffffu, i1[r], o);
-          if (ob < b1[r] || (ob == b1[r] && oi < i1[r])) {
-            b1[r] = ob;
-            i1[r] = oi;
-          }
-        }
-        const float2 c = cS[i1[r] < k ? i1[r] : 0];
-        e1[r] = fmaf(kx[r], c.y, c.x * (1.0f / 4194304.0f));  // tf32Bound of the best center
-      }
-#pragma unroll
-      for (int nt = 0; nt < NT; ++nt)
-#pragma unroll
-        for (int c2 = 0; c2 < 2; ++c2) {
-          const int kk = nt * 8 + 2 * t + c2;
-          const float2 c = cS[kk];
-          const float e0 = c.x * (1.0f / 4194304.0f);
-#pragma unroll
-          for (int r = 0; r < 2; ++r) {
-            const float sv = fmaf(-2.f, acc[mm][nt][r * 2 + c2], c.x);
-            const float tv = sv - fmaf(kx[r], c.y, e0);
-            if (kk < k && kk != i1[r]) lower[r] = fminf(lower[r], tv);
-          }
-        }
-      bool sure[2];
-#pragma unroll
-      for (int r = 0; r < 2; ++r) {
-        lower[r] = fminf(lower[r], __shfl_xor_sync(0xffffffffu, lower[r], 1));
-        lower[r] = fminf(lower[r], __shfl_xor_sync(0xffffffffu, lower[r], 2));
-        sure[r] = isfinite(b1[r]) && lower[r] > b1[r] + e1[r];
-      }
-#pragma unroll
-      for (int r = 0; r < 2; ++r) {
-        const int64_t row = rowBase + mm * 16 + r * 8;
-        const bool writer = t == 0 && row < n;
-        if (writer) labels[row] = sure[r] ? i1[r] : -1;
-        const unsigned list = __ballot_sync(0xffffffffu, writer && !sure[r]);
-        if (!list) continue;  // warp-uniform
-        // The candidates of an unsure row: every center whose interval reaches the best one.
-        uint32_t m[kMaskWords] = {0u, 0u, 0u, 0u};
-        if (!sure[r]) {
-          const float limit = b1[r] + e1[r];
+        for (int m = 0; m < MT; ++m)
 #pragma unroll
           for (int nt = 0; nt < NT; ++nt)
+            acc[m][nt][0] = acc[m][nt][1] = acc[m][nt][2] = acc[m][nt][3] = 0.f;
+      }
+      const float* a = myStages + buf * kStageFloats;
+      if (++buf == stages) buf = 0;
+      const uint4* b = Bf + (size_t(s) * (kStepsPerStage / 2) * NT) * 32 + lane;
+      // Up to two pairs of k-steps: the last stage stops after the pair that holds dimension
+      // D - 1 (dimensions past D inside it are zeros on both sides); the same on every lane.
+      const int dLeft = d - s * kTf32StageDims;
 #pragma unroll
-            for (int c2 = 0; c2 < 2; ++c2) {
-              const int kk = nt * 8 + 2 * t + c2;
-              if (kk < k) {
-                const float2 c = cS[kk];
-                const float sv = fmaf(-2.f, acc[mm][nt][r * 2 + c2], c.x);
-                if (sv - fmaf(kx[r], c.y, c.x * (1.0f / 4194304.0f)) <= limit)
-                  m[nt >> 2] |= 1u << ((nt & 3) * 8 + 2 * t + c2);  // bit kk % 32 of word kk / 32
-              }
-            }
+      for (int pp = 0; pp < kStepsPerStage / 2; ++pp) {
+        if (pp * 16 >= dLeft) break;
+        uint32_t a0[MT][4], a1[MT][4];  // [m-tile]: the pair's first and second k-step
+#pragma unroll
+        for (int m = 0; m < MT; ++m) {
+          loadA(a0[m], a + m * 16 * kTf32StagePitch + (pp * 16), lane);
+          loadA(a1[m], a + m * 16 * kTf32StagePitch + (pp * 16 + 8), lane);
         }
 #pragma unroll
-        for (int w = 0; w < kMaskWords; ++w) {
-          m[w] |= __shfl_xor_sync(0xffffffffu, m[w], 1);
-          m[w] |= __shfl_xor_sync(0xffffffffu, m[w], 2);
-        }
-        // Warp-aggregated append of this warp's unsure rows of this set (at most 8).
-        int base = 0;
-        const int leader = __ffs(list) - 1;
-        if (lane == leader) base = atomicAdd(unsureCount, __popc(list));
-        base = __shfl_sync(0xffffffffu, base, leader);
-        if (writer && !sure[r]) {
-          const int at = base + __popc(list & ((1u << lane) - 1u));
-          unsure[at] = static_cast<int>(row);
+        for (int nt = 0; nt < NT; ++nt) {
+          const uint4 bb = b[(pp * NT + nt) * 32];
 #pragma unroll
-          for (int w = 0; w < kMaskWords; ++w)
-            masks[static_cast<int64_t>(at) * kMaskWords + w] = m[w];
+          for (int m = 0; m < MT; ++m) mmaTf32(acc[m][nt], a0[m], bb.x, bb.y);
+#pragma unroll
+          for (int m = 0; m < MT; ++m) mmaTf32(acc[m][nt], a1[m], bb.z, bb.w);
         }
       }
-          }
+      __syncwarp();  // every lane has read this stage before the next issueNext() refills it
     }
-    __syncthreads();  // every warp is done with this stage's buffer before it is refilled
+    // The unit's rows, one 16-row tile at a time (kmeans_assign_decide.cuh): fewer registers
+    // live beside the sums.
+    const int64_t rowBase = unitOf(u) * kWarpRows + g;
+#pragma unroll
+    for (int mm = 0; mm < MT; ++mm)
+      decideSliceRows<NT>(acc[mm], rowBase + mm * 16, n, k, lane, cS, xnorm, kappa, labels,
+                          unsure, unsureCount, masks);
   }
   waitAsync(0);
 #else
