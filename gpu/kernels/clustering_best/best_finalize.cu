@@ -97,7 +97,7 @@ void KMeansDeviceState::launchUpdate() {
 }
 
 void KMeansDeviceState::launchFinalize() {
-  finalizeFromSumsKernel<<<1, 1024, 0, stream_>>>(k_, d_, centers_.get(), next_.get(), sums_.get(),
+  finalizeFromSumsKernel<<<k_, kFinalizeThreads, 0, stream_>>>(k_, d_, centers_.get(), next_.get(), sums_.get(),
                                                   sumsq_.get(), counts_.get(), outScores_.get(),
                                                   outCounts_.get());
   KL_CUDA_CHECK_LAUNCH(stream_);
@@ -122,7 +122,7 @@ std::string KMeansDeviceState::updateName() const {
 }
 
 ResourceUsage KMeansDeviceState::finalizeResources() const {
-  return cuda::kernelResources(finalizeFromSumsKernel, 1024, 0);
+  return cuda::kernelResources(finalizeFromSumsKernel, kFinalizeThreads, 0);
 }
 
 void KMeansDeviceState::readScores(KMeansIteration& it) const {

@@ -60,7 +60,7 @@ class CublasKMeans final : public KMeansDeviceState {
     return {gemm_.name(), "argminKernel", updateName(), "finalizeFromSumsKernel"};
   }
   std::vector<int> grids() const override {
-    return {0, static_cast<int>((n_ + kPartThreads - 1) / kPartThreads), updateGrid(), 1};
+    return {0, static_cast<int>((n_ + kPartThreads - 1) / kPartThreads), updateGrid(), k_};
   }
   std::vector<ResourceUsage> resources() const override {
     ResourceUsage none;  // cuBLAS picks its own kernel; its resources are not queryable here

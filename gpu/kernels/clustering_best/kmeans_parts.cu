@@ -3,6 +3,7 @@
 #include <cfloat>
 #include <climits>
 
+#include "cuda/kernel_resources.h"
 #include "kmeans_parts.cuh"
 
 namespace kernellab::clustering::best {
@@ -206,6 +207,7 @@ __device__ uint32_t candidateBits(const Candidates& c, int64_t n, int k, int64_t
 
 }  // namespace
 
+template <int kFixBatch>
 __global__ void __launch_bounds__(kFixThreads)
     exactFixKernel(const float* __restrict__ X, int64_t n, int d, const float* __restrict__ C,
                    int k, Candidates cand, const int* __restrict__ unsure,
@@ -220,30 +222,41 @@ __global__ void __launch_bounds__(kFixThreads)
     const float limit = cand.masks ? 0.f : bestInterval(cand, n, k, i, lane);
     double best = INFINITY;
     int bestK = -1;
+    // The candidates in batches of up to kFixBatch (in increasing index order): one pass over
+    // the point's dimensions serves the whole batch (the x reads are shared and the centers'
+    // reads independent), and the batch's butterflies are independent chains, where one
+    // candidate at a time waited on its loads and its reduction before the next began.
     for (int k0 = 0; k0 < k; k0 += 32) {
       uint32_t bits = candidateBits(cand, n, k, i, w, k0, limit, lane);
       while (bits) {  // the same bits on every lane: the loop is warp-uniform
-        const int kk = k0 + __ffs(bits) - 1;
-        bits &= bits - 1u;
-        const float* c = C + static_cast<int64_t>(kk) * d;
-        double a0 = 0.0, a1 = 0.0;  // two chains; the lanes over the dimensions (coalesced)
-        int q = lane;
-        for (; q + 32 < d; q += 64) {
-          const double d0 = double(x[q]) - double(c[q]);
-          const double d1 = double(x[q + 32]) - double(c[q + 32]);
-          a0 = fma(d0, d0, a0);
-          a1 = fma(d1, d1, a1);
+        int kb[kFixBatch];  // the batch's centers, -1 past the word's last candidate
+#pragma unroll
+        for (int b = 0; b < kFixBatch; ++b) {
+          kb[b] = bits ? k0 + __ffs(bits) - 1 : -1;
+          bits &= bits - 1u;
         }
-        if (q < d) {
-          const double d0 = double(x[q]) - double(c[q]);
-          a0 = fma(d0, d0, a0);
+        double acc[kFixBatch];
+#pragma unroll
+        for (int b = 0; b < kFixBatch; ++b) acc[b] = 0.0;
+        for (int q = lane; q < d; q += 32) {
+          const double xv = double(x[q]);
+#pragma unroll
+          for (int b = 0; b < kFixBatch; ++b)
+            if (kb[b] >= 0) {
+              const double dv = xv - double(C[static_cast<int64_t>(kb[b]) * d + q]);
+              acc[b] = fma(dv, dv, acc[b]);
+            }
         }
-        double acc = a0 + a1;
-        // A butterfly: every lane ends with the same sum (each step adds the same two numbers).
-        for (int o = 16; o > 0; o >>= 1) acc += __shfl_xor_sync(0xffffffffu, acc, o);
-        if (acc < best) {  // centers in increasing order: the lowest index at equal distance
-          best = acc;
-          bestK = kk;
+#pragma unroll
+        for (int b = 0; b < kFixBatch; ++b) {
+          if (kb[b] < 0) break;  // warp-uniform
+          // A butterfly: every lane ends with the same sum (each step adds the same two numbers).
+          double v = acc[b];
+          for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+          if (v < best) {  // candidates in increasing order: the lowest index at equal distance
+            best = v;
+            bestK = kb[b];
+          }
         }
       }
     }
@@ -457,36 +470,52 @@ __global__ void __launch_bounds__(kPartThreads)
     }
 }
 
-__global__ void finalizeFromSumsKernel(int k, int d, const float* __restrict__ C,
-                                       float* __restrict__ Cnext, double* sums, double* sumsq,
-                                       int* counts, double* outScores, int* outCounts) {
-  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, warps = blockDim.x >> 5;
-  // Score of cluster k: sum over its points of |x - c|^2 = Q - 2 c.S + n |c|^2, in double.
-  for (int kk = warp; kk < k; kk += warps) {
-    const int cnt = counts[kk];
-    double a = 0.0;
-    for (int q = lane; q < d; q += 32) {
-      const double c = C[static_cast<int64_t>(kk) * d + q];
-      const double s = sums[static_cast<int64_t>(kk) * d + q];
-      a += c * (double(cnt) * c - 2.0 * s);
-    }
-    for (int o = 16; o > 0; o >>= 1) a += __shfl_xor_sync(0xffffffffu, a, o);
-    if (lane == 0) {
-      outScores[kk] = cnt > 0 ? sumsq[kk] + a : 0.0;
-      outCounts[kk] = cnt;
-    }
+__global__ void __launch_bounds__(kFinalizeThreads)
+    finalizeFromSumsKernel(int k, int d, const float* __restrict__ C, float* __restrict__ Cnext,
+                           double* sums, double* sumsq, int* counts, double* outScores,
+                           int* outCounts) {
+  __shared__ double warpPart[kFinalizeThreads / 32];
+  const int kk = blockIdx.x;
+  if (kk >= k) return;
+  const int cnt = counts[kk];
+  const int64_t row = static_cast<int64_t>(kk) * d;
+  // Score of cluster kk: sum over its points of |x - c|^2 = Q - 2 c.S + n |c|^2, in double; the
+  // next center is the mean, and the sums are zeroed for the next update.
+  double a = 0.0;
+  for (int q = threadIdx.x; q < d; q += blockDim.x) {
+    const double c = C[row + q];
+    const double s = sums[row + q];
+    a += c * (double(cnt) * c - 2.0 * s);
+    Cnext[row + q] = cnt > 0 ? static_cast<float>(s / cnt) : C[row + q];
+    sums[row + q] = 0.0;
   }
-  __syncthreads();  // every score has read the sums before they are turned into centers
-  for (int e = threadIdx.x; e < k * d; e += blockDim.x) {
-    const int cnt = counts[e / d];
-    Cnext[e] = cnt > 0 ? static_cast<float>(sums[e] / cnt) : C[e];
-    sums[e] = 0.0;
+  for (int o = 16; o > 0; o >>= 1) a += __shfl_xor_sync(0xffffffffu, a, o);
+  if ((threadIdx.x & 31) == 0) warpPart[threadIdx.x >> 5] = a;
+  __syncthreads();  // every thread has read counts[kk] before it is zeroed below
+  if (threadIdx.x == 0) {
+    double t = 0.0;
+    for (int w = 0; w < static_cast<int>(blockDim.x >> 5); ++w) t += warpPart[w];
+    outScores[kk] = cnt > 0 ? sumsq[kk] + t : 0.0;
+    outCounts[kk] = cnt;
+    sumsq[kk] = 0.0;
+    counts[kk] = 0;
   }
-  __syncthreads();  // counts[] read by every thread before they are zeroed
-  for (int e = threadIdx.x; e < k; e += blockDim.x) {
-    sumsq[e] = 0.0;
-    counts[e] = 0;
-  }
+}
+
+void launchExactFix(int batch, int grid, cudaStream_t stream, const float* X, int64_t n, int d,
+                    const float* C, int k, const Candidates& cand, const int* unsure,
+                    const int* unsureCount, int* labels) {
+  if (batch == 1)
+    exactFixKernel<1><<<grid, kFixThreads, 0, stream>>>(X, n, d, C, k, cand, unsure, unsureCount,
+                                                       labels);
+  else
+    exactFixKernel<4><<<grid, kFixThreads, 0, stream>>>(X, n, d, C, k, cand, unsure, unsureCount,
+                                                       labels);
+}
+
+ResourceUsage exactFixResources(int batch) {
+  return batch == 1 ? cuda::kernelResources(exactFixKernel<1>, kFixThreads, 0)
+                    : cuda::kernelResources(exactFixKernel<4>, kFixThreads, 0);
 }
 
 }  // namespace kernellab::clustering::best

@@ -2,6 +2,7 @@
 // The centroid update by label (kmeans_update_sorted.cuh says what and why).
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <string>
 
 #include "kernellab/errors.h"
@@ -12,7 +13,8 @@ namespace kernellab::clustering::best {
 namespace {
 
 constexpr int kSortThreads = 1024;
-constexpr int kChunk = 2048;  // points per work item of the sums
+constexpr int kMaxChunk = 2048;  // points per work item of the sums, at most
+constexpr size_t kScanStageBytes = 160 * 1024;  // counts scanned in shared memory up to this size
 
 // Counts per label of the block's contiguous range of points (shared-memory atomics), written
 // label-major: hist[l * blocks + b].
@@ -67,12 +69,26 @@ __device__ int64_t blockScanInPlace(int* a, int64_t len, int64_t* warpSums) {
 }
 
 // One block: hist (label-major) becomes every (label, block)'s first place in the order; the
-// chunk list gets up to kChunk points of one label per entry: (label, first, end), the count last.
+// chunk list gets up to `chunk` points of one label per entry: (label, first, end), the count last.
+// With `staged`, the K x blocks counts are scanned in shared memory (copied in and out with
+// coalesced accesses) rather than in place in global memory, where each thread's serial run of
+// reads and writes waited on global latency.
 __global__ void __launch_bounds__(kSortThreads)
     labelScanKernel(int* __restrict__ hist, int k, int blocks, int* __restrict__ chunks,
-                    int64_t maxChunks, int* __restrict__ labelChunks) {
+                    int64_t maxChunks, int chunk, int* __restrict__ labelChunks, bool staged) {
   __shared__ int64_t warpSums[32];
-  const int64_t total = blockScanInPlace(hist, static_cast<int64_t>(k) * blocks, warpSums);
+  extern __shared__ int stage[];
+  const int64_t len = static_cast<int64_t>(k) * blocks;
+  int64_t total = 0;
+  if (staged) {
+    for (int64_t i = threadIdx.x; i < len; i += blockDim.x) stage[i] = hist[i];
+    __syncthreads();
+    total = blockScanInPlace(stage, len, warpSums);
+    for (int64_t i = threadIdx.x; i < len; i += blockDim.x) hist[i] = stage[i];
+    __syncthreads();  // the segments below read hist
+  } else {
+    total = blockScanInPlace(hist, len, warpSums);
+  }
   // Each label's segment is [hist[l * blocks], hist[(l + 1) * blocks]) (the last ends at total).
   auto segment = [&](int l, int64_t& first, int64_t& end) {
     first = hist[static_cast<int64_t>(l) * blocks];
@@ -81,7 +97,7 @@ __global__ void __launch_bounds__(kSortThreads)
   for (int l = threadIdx.x; l < k; l += blockDim.x) {
     int64_t first, end;
     segment(l, first, end);
-    labelChunks[l] = static_cast<int>((end - first + kChunk - 1) / kChunk);
+    labelChunks[l] = static_cast<int>((end - first + chunk - 1) / chunk);
   }
   __syncthreads();
   const int64_t count = blockScanInPlace(labelChunks, k, warpSums);
@@ -89,10 +105,10 @@ __global__ void __launch_bounds__(kSortThreads)
     int64_t first, end;
     segment(l, first, end);
     int64_t at = labelChunks[l];
-    for (int64_t p = first; p < end && at < maxChunks; p += kChunk, ++at) {
+    for (int64_t p = first; p < end && at < maxChunks; p += chunk, ++at) {
       chunks[3 * at] = l;
       chunks[3 * at + 1] = static_cast<int>(p);
-      chunks[3 * at + 2] = static_cast<int>(min(end, p + kChunk));
+      chunks[3 * at + 2] = static_cast<int>(min(end, p + chunk));
     }
   }
   if (threadIdx.x == 0) chunks[3 * maxChunks] = static_cast<int>(min(count, maxChunks));
@@ -194,8 +210,34 @@ void SortedUpdate::allocate(int64_t n, int k, int d, int sms) {
   d_ = d;
   blocks_ = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(sms, (n + kSortThreads - 1) / kSortThreads)));
   perBlock_ = (n + blocks_ - 1) / blocks_;
-  maxChunks_ = n / kChunk + k + 1;
   sumsGrid_ = std::max(1, sms * 8);
+  // Chunks sized so that all of them (N / chunk, plus up to one partial chunk per label) are in
+  // flight at once, about the same number on every SM: with 2048-point chunks at N = 1e6 the SMs
+  // got 4 or 5 each, and the fifth set the time.
+  int perSM = 1;
+  KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &perSM, segmentSumsKernel<true>, kThreads, sumsShared(d)));
+  const int64_t slots = static_cast<int64_t>(std::max(1, sms)) * std::max(1, perSM);
+  const int64_t spare = std::max<int64_t>(slots / 2, slots - k);
+  chunk_ = static_cast<int>(std::clamp<int64_t>((n + spare - 1) / spare, 256, kMaxChunk));
+  chunk_ = (chunk_ + 63) / 64 * 64;
+  if (const char* v = std::getenv("KERNELLAB_SUMS_CHUNK"))  // for measuring one size against another
+    chunk_ = std::max(32, std::atoi(v));
+  maxChunks_ = n / chunk_ + k + 1;
+  const size_t histBytes = sizeof(int) * static_cast<size_t>(k) * blocks_;
+  scanStaged_ = true;
+  if (histBytes <= kScanStageBytes && histBytes > 48 * 1024) {
+    const int sharedOptin = cuda::currentLaunchLimits().sharedPerBlockOptin;
+    cudaFuncAttributes attr{};
+    KL_CUDA_CHECK(cudaFuncGetAttributes(&attr, labelScanKernel));
+    if (histBytes + attr.sharedSizeBytes <= static_cast<size_t>(sharedOptin))
+      KL_CUDA_CHECK(cudaFuncSetAttribute(labelScanKernel,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(histBytes)));
+    else
+      scanStaged_ = false;
+  }
+  scanStaged_ = scanStaged_ && histBytes <= kScanStageBytes;
   hist_.allocate(static_cast<size_t>(k) * blocks_ + size_t(k));  // + the per-label chunk counts
   order_.allocate(static_cast<size_t>(std::max<int64_t>(1, n)));
   chunks_.allocate(static_cast<size_t>(3 * maxChunks_ + 1));
@@ -208,8 +250,9 @@ void SortedUpdate::launch(const float* X, const int* labels, const double* xsq, 
   labelHistogramKernel<<<blocks_, kSortThreads, labelBytes, stream>>>(labels, n_, k_, perBlock_,
                                                                       hist_.get());
   KL_CUDA_CHECK_LAUNCH(stream);
-  labelScanKernel<<<1, kSortThreads, 0, stream>>>(hist_.get(), k_, blocks_, chunks_.get(),
-                                                  maxChunks_, labelChunks);
+  const size_t histBytes = sizeof(int) * static_cast<size_t>(k_) * blocks_;
+  labelScanKernel<<<1, kSortThreads, scanStaged_ ? histBytes : 0, stream>>>(
+      hist_.get(), k_, blocks_, chunks_.get(), maxChunks_, chunk_, labelChunks, scanStaged_);
   KL_CUDA_CHECK_LAUNCH(stream);
   labelScatterKernel<<<blocks_, kSortThreads, labelBytes, stream>>>(labels, n_, k_, perBlock_,
                                                                     hist_.get(), order_.get());

@@ -46,7 +46,9 @@ class SortedUpdate {
   int k_ = 0, d_ = 0;
   int blocks_ = 1;        // histogram / scatter blocks (each a contiguous range of points)
   int64_t perBlock_ = 1;
-  int64_t maxChunks_ = 1;  // chunk-list capacity: N / kChunk + K
+  int chunk_ = 1;          // points per work item of the sums (at most)
+  bool scanStaged_ = true;  // the label counts scanned in shared memory (they fit)
+  int64_t maxChunks_ = 1;  // chunk-list capacity: N / chunk_ + K
   int sumsGrid_ = 1;
   cuda::DeviceBuffer<int> hist_;    // K x blocks (label-major), scanned in place
   cuda::DeviceBuffer<int> order_;   // N: point indices sorted by label
