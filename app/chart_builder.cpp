@@ -695,6 +695,25 @@ bool countsVisited(const VariantResult& v) {
                      [](const IterationRecord& it) { return it.visited >= 0; });
 }
 
+// Calls draw(problem, variant, name suffix, colour index) for every variant of every run that
+// counted its reads (the pruned charts draw only those). Each gets its own colour (the variant's,
+// then the next ones), so two runs of one variant (the seed's data and one broad cloud) are told
+// apart by colour; the suffix names the run when there are several. Runs without N are skipped.
+template <class Draw>
+void forEachCountedVariant(const QVector<const RunRef*>& runs, Family family, Draw draw) {
+  int drawn = 0;
+  for (const RunRef* ref : runs) {
+    const RunResult& run = ref->run();
+    const ClusteringProblem* problem = run.request.sections.find<ClusteringProblem>();
+    if (!problem || problem->n <= 0) continue;  // the file's N for a points file (the run's)
+    for (const VariantResult& v : run.variants) {
+      if (!countsVisited(v)) continue;
+      const QString suffix = runs.size() > 1 ? QStringLiteral(" · ") + ref->label : QString();
+      draw(*problem, v, suffix, variantColorIndex(family, v.variant) + drawn++);
+    }
+  }
+}
+
 // The pruned k-centers variant's work per center (issue 15), next to its time: per run of it, the
 // share of the N points whose 8-bit sketch it read (the triangle test could not skip them) and the
 // share whose float coordinates it read (the sketch could not skip them either), so the user sees
@@ -709,48 +728,40 @@ ChartSpec coordinatesReadChart(const QVector<const RunRef*>& runs, Family family
   spec.kind = ChartKind::Lines;
   spec.xLabel = QObject::tr("Center");
   spec.yLabel = QObject::tr("Points read (share of N)");
-  // Only pruned runs are drawn here: each run of them gets its own colour (the variant's, then
-  // the next ones), so two runs (the seed's data and one broad cloud) are told apart by colour.
-  int drawn = 0;
-  for (const RunRef* ref : runs) {
-    const RunResult& run = ref->run();
-    const ClusteringProblem* problem = run.request.sections.find<ClusteringProblem>();
-    const int64_t n = problem ? problem->n : 0;  // the file's N for a points file (the run's)
-    if (n <= 0) continue;
-    for (const VariantResult& v : run.variants) {
-      if (!countsVisited(v)) continue;
-      const QString suffix = runs.size() > 1 ? QStringLiteral(" · ") + ref->label : QString();
-      ChartSeries full, sketch;
-      full.name = variantTitle(family, v.variant) + QObject::tr(" · float coordinates") + suffix;
-      sketch.name = variantTitle(family, v.variant) + QObject::tr(" · 8-bit sketch") + suffix;
-      full.colorIndex = sketch.colorIndex = variantColorIndex(family, v.variant) + drawn++;
-      sketch.dashed = true;
-      for (const IterationRecord& it : v.iterations) {
-        if (it.visited < 0) continue;
-        const double share = double(it.visited) / double(n);
-        full.x << it.iteration;
-        full.y << share;
-        full.notes << QObject::tr("%L1 of %L2 points' float coordinates read (%3 %)")
-                          .arg(qlonglong(it.visited))
+  forEachCountedVariant(runs, family, [&](const ClusteringProblem& problem,
+                                          const VariantResult& v, const QString& suffix,
+                                          int colour) {
+    const int64_t n = problem.n;
+    ChartSeries full, sketch;
+    full.name = variantTitle(family, v.variant) + QObject::tr(" · float coordinates") + suffix;
+    sketch.name = variantTitle(family, v.variant) + QObject::tr(" · 8-bit sketch") + suffix;
+    full.colorIndex = sketch.colorIndex = colour;
+    sketch.dashed = true;
+    for (const IterationRecord& it : v.iterations) {
+      if (it.visited < 0) continue;
+      const double share = double(it.visited) / double(n);
+      full.x << it.iteration;
+      full.y << share;
+      full.notes << QObject::tr("%L1 of %L2 points' float coordinates read (%3 %)")
+                        .arg(qlonglong(it.visited))
+                        .arg(qlonglong(n))
+                        .arg(100.0 * share, 0, 'f', 1);
+      // No sketch line point for center 1 (nothing to test against yet: every point is read
+      // in float) or for a file from before the sketch.
+      if (it.screened < 0 || it.iteration <= 1) continue;
+      const double screened = double(it.screened) / double(n);
+      sketch.x << it.iteration;
+      sketch.y << screened;
+      sketch.notes << QObject::tr("%L1 of %L2 points' 8-bit sketch read (%3 %); coordinate "
+                                  "bytes read: %4 % of one full read")
+                          .arg(qlonglong(it.screened))
                           .arg(qlonglong(n))
-                          .arg(100.0 * share, 0, 'f', 1);
-        // No sketch line point for center 1 (nothing to test against yet: every point is read
-        // in float) or for a file from before the sketch.
-        if (it.screened < 0 || it.iteration <= 1) continue;
-        const double screened = double(it.screened) / double(n);
-        sketch.x << it.iteration;
-        sketch.y << screened;
-        sketch.notes << QObject::tr("%L1 of %L2 points' 8-bit sketch read (%3 %); coordinate "
-                                    "bytes read: %4 % of one full read")
-                            .arg(qlonglong(it.screened))
-                            .arg(qlonglong(n))
-                            .arg(100.0 * screened, 0, 'f', 1)
-                            .arg(100.0 * (share + screened / 4.0), 0, 'f', 1);
-      }
-      spec.series << full;
-      if (!sketch.x.isEmpty()) spec.series << sketch;
+                          .arg(100.0 * screened, 0, 'f', 1)
+                          .arg(100.0 * (share + screened / 4.0), 0, 'f', 1);
     }
-  }
+    spec.series << full;
+    if (!sketch.x.isEmpty()) spec.series << sketch;
+  });
   spec.notes << QObject::tr(
       "Solid: the share of the N points whose D float coordinates (4 D bytes) the pruned variant "
       "read for that center. Dashed: the share whose 8-bit sketch (D bytes) it read. Every other "
@@ -780,47 +791,40 @@ ChartSpec kmeansWorkChart(const QVector<const RunRef*>& runs, Family family) {
   spec.kind = ChartKind::Lines;
   spec.xLabel = QObject::tr("Iteration");
   spec.yLabel = QObject::tr("Share of the unpruned work");
-  // Only pruned runs are drawn here: each run of them gets its own colour (the variant's, then
-  // the next ones), so two runs (the seed's data and one broad cloud) are told apart by colour.
-  int drawn = 0;
-  for (const RunRef* ref : runs) {
-    const RunResult& run = ref->run();
-    const ClusteringProblem* problem = run.request.sections.find<ClusteringProblem>();
-    const int64_t n = problem ? problem->n : 0;
-    const int k = problem ? problem->k : 0;
-    if (n <= 0 || k <= 0) continue;
-    for (const VariantResult& v : run.variants) {
-      if (!countsVisited(v)) continue;
-      const QString suffix = runs.size() > 1 ? QStringLiteral(" · ") + ref->label : QString();
-      ChartSeries read, distances;
-      read.name = variantTitle(family, v.variant) + QObject::tr(" · points read") + suffix;
-      distances.name =
-          variantTitle(family, v.variant) + QObject::tr(" · distances computed") + suffix;
-      read.colorIndex = distances.colorIndex = variantColorIndex(family, v.variant) + drawn++;
-      distances.dashed = true;
-      const double all = double(n) * double(k);
-      for (const IterationRecord& it : v.iterations) {
-        if (it.visited < 0) continue;
-        const double share = double(it.visited) / double(n);
-        read.x << it.iteration;
-        read.y << share;
-        read.notes << QObject::tr("%L1 of %L2 points' coordinates read (%3 %)")
-                          .arg(qlonglong(it.visited))
-                          .arg(qlonglong(n))
-                          .arg(100.0 * share, 0, 'f', 2);
-        if (it.distances < 0) continue;
-        const double computed = double(it.distances) / all;
-        distances.x << it.iteration;
-        distances.y << computed;
-        distances.notes << QObject::tr("%L1 of %L2 point-center distances computed (%3 %)")
-                               .arg(qlonglong(it.distances))
-                               .arg(qlonglong(n) * k)
-                               .arg(100.0 * computed, 0, 'f', 2);
-      }
-      spec.series << read;
-      if (!distances.x.isEmpty()) spec.series << distances;
+  forEachCountedVariant(runs, family, [&](const ClusteringProblem& problem,
+                                          const VariantResult& v, const QString& suffix,
+                                          int colour) {
+    const int64_t n = problem.n;
+    const int k = problem.k;
+    if (k <= 0) return;
+    ChartSeries read, distances;
+    read.name = variantTitle(family, v.variant) + QObject::tr(" · points read") + suffix;
+    distances.name =
+        variantTitle(family, v.variant) + QObject::tr(" · distances computed") + suffix;
+    read.colorIndex = distances.colorIndex = colour;
+    distances.dashed = true;
+    const double all = double(n) * double(k);
+    for (const IterationRecord& it : v.iterations) {
+      if (it.visited < 0) continue;
+      const double share = double(it.visited) / double(n);
+      read.x << it.iteration;
+      read.y << share;
+      read.notes << QObject::tr("%L1 of %L2 points' coordinates read (%3 %)")
+                        .arg(qlonglong(it.visited))
+                        .arg(qlonglong(n))
+                        .arg(100.0 * share, 0, 'f', 2);
+      if (it.distances < 0) continue;
+      const double computed = double(it.distances) / all;
+      distances.x << it.iteration;
+      distances.y << computed;
+      distances.notes << QObject::tr("%L1 of %L2 point-center distances computed (%3 %)")
+                             .arg(qlonglong(it.distances))
+                             .arg(qlonglong(n) * k)
+                             .arg(100.0 * computed, 0, 'f', 2);
     }
-  }
+    spec.series << read;
+    if (!distances.x.isEmpty()) spec.series << distances;
+  });
   spec.notes << QObject::tr(
       "Solid: the share of the N points whose coordinates the pruned variant read in that "
       "iteration. Dashed: the share of the N x K point-center distances it computed. Every other "
