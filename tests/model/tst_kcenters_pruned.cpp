@@ -15,28 +15,14 @@
 #include "kernellab/clustering_pruning.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
+#include "pruned_requests.h"
 
 using namespace kernellab;
 
 namespace {
 
 RunRequest pairRequest(int64_t n, int k, int d, DatasetShape shape, double noise) {
-  RunRequest r;
-  r.family = clustering::kKCenters;
-  r.variants = {"shared-coalesced", "pruned"};
-  ClusteringProblem& p = r.section<ClusteringProblem>();
-  p.n = n;
-  p.k = k;
-  p.d = d;
-  p.shape = shape;
-  p.noiseFraction = noise;
-  p.init = InitMethod::First;
-  p.keepLabels = true;
-  r.launch.threadsPerBlock = 128;
-  r.backend = BackendChoice::Cpu;
-  r.warmup = 0;
-  r.repetitions = 1;
-  r.measureCeilings = false;
+  RunRequest r = kltest::seedAndPrunedRequest(clustering::kKCenters, n, k, d, shape, noise);
   return r;
 }
 

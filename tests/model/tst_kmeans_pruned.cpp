@@ -12,6 +12,7 @@
 #include "kernellab/clustering.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
+#include "pruned_requests.h"
 #include "kernellab/json_io.h"
 #include "kernellab/kmeans_pruning.h"
 #include "kmeans_pruned_cpu.h"
@@ -45,23 +46,8 @@ double exactDistance(const clustering::PointSet& s, int64_t i, const float* c) {
 }
 
 RunRequest pairRequest(int64_t n, int k, int d, DatasetShape shape, double noise) {
-  RunRequest r;
-  r.family = clustering::kKMeans;
-  r.variants = {"shared-coalesced", "pruned"};
-  ClusteringProblem& p = r.section<ClusteringProblem>();
-  p.n = n;
-  p.k = k;
-  p.d = d;
-  p.shape = shape;
-  p.noiseFraction = noise;
-  p.init = InitMethod::First;
-  p.maxIterations = 40;
-  p.keepLabels = true;
-  r.launch.threadsPerBlock = 128;
-  r.backend = BackendChoice::Cpu;
-  r.warmup = 0;
-  r.repetitions = 1;
-  r.measureCeilings = false;
+  RunRequest r = kltest::seedAndPrunedRequest(clustering::kKMeans, n, k, d, shape, noise);
+  r.section<ClusteringProblem>().maxIterations = 40;
   return r;
 }
 
