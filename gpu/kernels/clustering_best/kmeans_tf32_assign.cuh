@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: MIT
 // The best k-means engine's assignment in one pass over the points (issue 10): the cross term
 // x.c' of every point with every (mean-centred) center on the TF32 tensor cores (mma.sync
-// m16n8k8, operands rounded to nearest), a proven bound on its error, and the label decided in
+// m16n8k8: the centers rounded to nearest, the points' fp32 bits truncated by the tensor cores),
+// a proven bound on its error, and the label decided in
 // the same kernel, so the N x K product never goes to memory (with cuBLAS it is 400 MB written and
 // read again at N = 1e6, K = 100). Points whose bound does not decide them are listed with a mask
 // of their candidate centers for exactFixKernel.
 //
 // Shape: a persistent grid, one block of 8 warps per SM; the block keeps every center (K padded to
 // a multiple of 8, rounded to TF32 and stored in the order of the mma's B fragments, so a lane
-// reads its fragments of two k-steps with one 16-byte load) in shared memory and streams tiles of
-// 256 points x 32 dimensions through a cp.async pipeline; each warp multiplies 32 points (two
-// 16-row tiles, loaded with ldmatrix) by all centers. Expected limiter: DRAM (800 MB at N = 1e6,
-// D = 200), with the mma pipe close behind (0.04 TFLOP).
+// reads its fragments of two k-steps with one 16-byte load) in shared memory. Each warp streams
+// its own units of 32 points x 32 dimensions (ldmatrix, two 16-row mma tiles) through its own
+// slice of the cp.async stages, with no block barrier after the centers are in: one warp's
+// epilogue (kmeans_assign_decide.cuh) overlaps the other warps' copies and products. Measured on
+// the H200 (N = 1e6, K = 100, D = 200): 0.42 ms, against a DRAM floor of 0.19 (800 MB);
+// latency-bound at 8 warps per SM (255 registers: 104 accumulators and the epilogue).
 #pragma once
 
 #include <cuda_runtime.h>
