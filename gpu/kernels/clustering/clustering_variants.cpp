@@ -39,10 +39,10 @@ VariantInfo bestVariant(Family f) {
           f == clustering::kKCenters
               ? "One fused pass per center (16-byte loads, farthest point picked on the GPU by the "
                 "last block), the K launches one CUDA graph: bandwidth-bound, no host round trips."
-              : "Distances on the TF32 tensor cores (cuBLAS's GEMM; a fused pass that never "
-                "stores the N x K product where cuBLAS is missing) with a proven error bound; "
-                "points near a tie re-decided in double: exact labels. Point-major rows, so the block-private centroid sums read each "
-                "point once, contiguously; the exact score from the sums.",
+              : "Distances on the TF32 tensor cores in one fused pass that never stores the "
+                "N x K product (cuBLAS's GEMM where that pass cannot run) with a proven error "
+                "bound; points near a tie re-decided in double: exact labels. Point-major rows, "
+                "sorted by label for the centroid sums; the exact score from the sums.",
           Engine::Best};
 }
 
