@@ -315,12 +315,15 @@ WarpReport analyze(const AccessQuery& q) {
   }
   if (perWarp) trace = std::move(mine);
   WarpReport r = reportOf(q, trace, perWarp);
+  // The other warps' traces hold about as many accesses as this one's (room for a little more).
+  AccessQuery other = q;
+  other.expectedRecords = trace.recorder.accesses().size() + trace.recorder.accesses().size() / 16;
   // The block's totals, one warp at a time: only one other warp's requests are held at once.
   for (int w = 0; w < r.warpsPerBlock; ++w) {
     if (w == q.warp)
       addRequests(r.blockTotals, r.requests);
     else if (perWarp)
-      addRequests(r.blockTotals, warpRequests(traceBlock(q, warpThreads(w)), w, r.memory));
+      addRequests(r.blockTotals, warpRequests(traceBlock(other, warpThreads(w)), w, r.memory));
     else
       addRequests(r.blockTotals, warpRequests(trace, w, r.memory));
   }

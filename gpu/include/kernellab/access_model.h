@@ -109,6 +109,11 @@ struct AccessQuery {
   BlockCoord block;            // blockIdx (the kernel's own mapping decides its tile)
   int warp = 0;
   int ccMajor = 9;             // which bank model: 1 = 16 banks per half-warp
+  // Accesses the trace is expected to hold (0: unknown): the recorder reserves them up front.
+  // analyze() sets it for the other warps' traces from the first warp's, since warps of a block
+  // trace alike; a k-means assign warp records over a million accesses, and growing that vector
+  // by doubling cost a quarter of opening such a profile.
+  size_t expectedRecords = 0;
 };
 
 // A kernel of a family that launches several per variant, as --kernel names it.

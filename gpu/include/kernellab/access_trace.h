@@ -78,6 +78,8 @@ class Recorder {
   explicit Recorder(size_t maxRecords = size_t(1) << 22) : maxRecords_(maxRecords) {}
 
   int addBuffer(std::string name, Space space, int elementBytes, uint64_t base = 0);
+  // Room for this many accesses (at most maxRecords), so a trace of known size never reallocates.
+  void reserve(size_t records) { accesses_.reserve(records < maxRecords_ ? records : maxRecords_); }
   // Records only these threads' accesses from now on (the others run but leave no trace).
   void keepOnly(ThreadRange threads) { keep_ = threads; }
   bool keeps(int thread) const { return keep_.contains(thread); }

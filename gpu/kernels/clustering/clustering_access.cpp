@@ -444,6 +444,9 @@ BlockTrace traceClusteringBlock(const AccessQuery& q, ThreadRange keep) {
                         "; the access lens traces at most " +
                         std::to_string(t.recorder.maxRecords()) +
                         " (choose a smaller --n, --k or --d, or fewer threads per block)");
+  // Room for the estimate (or the caller's count from a traced warp) up front: no reallocation
+  // while a warp records its million accesses.
+  t.recorder.reserve(std::max(q.expectedRecords, static_cast<size_t>(estimate)));
   const double before = prerequisiteTerms(su);
   if (before > kPrerequisiteTerms)
     throw InputError(su.kernelName +

@@ -174,6 +174,7 @@ BlockTrace traceKnnBlock(const AccessQuery& q, ThreadRange keep) {
                      " is outside the grid (0.." + std::to_string(g.gridX - 1) + ", 0.." +
                      std::to_string(g.gridY - 1) + ")");
   BlockTrace t;
+  t.recorder.reserve(q.expectedRecords);
   t.recorder.keepOnly(keep);
   const int recorded = keep.of(g.blockX * g.blockY);
   const double estimate = estimatedAccesses(*v, g, q.block, recorded);

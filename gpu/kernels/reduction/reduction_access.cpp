@@ -94,6 +94,7 @@ BlockTrace traceReductionBlock(const AccessQuery& q, ThreadRange keep) {
     throw InputError("--block " + std::to_string(q.block.x) + "," + std::to_string(q.block.y) +
                      " is outside the grid (0.." + std::to_string(g.grid - 1) + ", 0..0)");
   BlockTrace t;
+  t.recorder.reserve(q.expectedRecords);
   t.blockDim = {g.tpb, 1};
   t.gridDim = {g.grid, 1};
   t.blockIdx = q.block;

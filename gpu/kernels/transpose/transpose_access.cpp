@@ -114,6 +114,7 @@ BlockTrace traceTransposeBlock(const AccessQuery& q, ThreadRange keep) {
                      " is outside the grid (0.." + std::to_string(g.gridX - 1) + ", 0.." +
                      std::to_string(g.gridY - 1) + ")");
   BlockTrace t;
+  t.recorder.reserve(q.expectedRecords);
   t.blockDim = {g.tile, g.blockRows};
   t.gridDim = {g.gridX, g.gridY};
   t.blockIdx = q.block;
