@@ -155,15 +155,17 @@ const std::vector<std::string>& kernelNames(Family family, const VariantInfo& v)
   // (The best k-means engine names its own first kernel where it takes the cuBLAS path:
   // Backend::engineKernelNames.)
   static const std::vector<std::string> kmeansBest = {"kmeansTf32AssignKernel", "exactFixKernel",
-                                                      "updateSumsKernel",
+                                                      "segmentSumsKernel (points sorted by label)",
                                                       "finalizeFromSumsKernel"};
   static const std::vector<std::string> kmeansPruned = {
       "prunedMoveKernel", "prunedBoundsKernel", "prunedDecideKernel", "prunedSumsKernel",
       "prunedScoreKernel"};
   static const std::vector<std::string> kmeansCublas = {
-      "cublasSgemm", "argminKernel", "updateSumsKernel", "finalizeFromSumsKernel"};
+      "cublasSgemm", "argminKernel", "segmentSumsKernel (points sorted by label)",
+      "finalizeFromSumsKernel"};
   static const std::vector<std::string> kmeansCublasTf32 = {
-      "cublasGemmEx TF32", "argminKernel", "updateSumsKernel", "finalizeFromSumsKernel"};
+      "cublasGemmEx TF32", "argminKernel", "segmentSumsKernel (points sorted by label)",
+      "finalizeFromSumsKernel"};
   if (v.engine == Engine::Best) return family == clustering::kKCenters ? kcentersBest : kmeansBest;
   if (v.engine == Engine::Pruned)
     return family == clustering::kKCenters ? kcentersPruned : kmeansPruned;
