@@ -192,7 +192,7 @@ class BestKMeans final : public KMeansDeviceState {
   }
 
  private:
-  std::optional<WgmmaAssignPlan> wgmma_;  // the default where it runs (Hopper, sm_90a build)
+  std::optional<WgmmaAssignPlan> wgmma_;  // KERNELLAB_KMEANS_ASSIGN=wgmma only (Hopper, sm_90a)
   std::optional<Tf32AssignPlan> plan_;
   std::string pathNote_;  // why this path, when it is not the default
   std::unique_ptr<CublasGemm> gemm_;

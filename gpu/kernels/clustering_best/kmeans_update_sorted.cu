@@ -224,20 +224,19 @@ void SortedUpdate::allocate(int64_t n, int k, int d, int sms) {
   if (const char* v = std::getenv("KERNELLAB_SUMS_CHUNK"))  // for measuring one size against another
     chunk_ = std::max(32, std::atoi(v));
   maxChunks_ = n / chunk_ + k + 1;
+  // The label counts are scanned in shared memory where they fit one block (past 48 KB with the
+  // opt-in); scanBytes_ = 0 scans them in place in global memory.
   const size_t histBytes = sizeof(int) * static_cast<size_t>(k) * blocks_;
-  scanStaged_ = true;
-  if (histBytes <= kScanStageBytes && histBytes > 48 * 1024) {
-    const int sharedOptin = cuda::currentLaunchLimits().sharedPerBlockOptin;
-    cudaFuncAttributes attr{};
-    KL_CUDA_CHECK(cudaFuncGetAttributes(&attr, labelScanKernel));
-    if (histBytes + attr.sharedSizeBytes <= static_cast<size_t>(sharedOptin))
-      KL_CUDA_CHECK(cudaFuncSetAttribute(labelScanKernel,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(histBytes)));
-    else
-      scanStaged_ = false;
-  }
-  scanStaged_ = scanStaged_ && histBytes <= kScanStageBytes;
+  cudaFuncAttributes attr{};
+  KL_CUDA_CHECK(cudaFuncGetAttributes(&attr, labelScanKernel));
+  const size_t optin = static_cast<size_t>(cuda::currentLaunchLimits().sharedPerBlockOptin);
+  scanBytes_ = histBytes <= kScanStageBytes && histBytes + attr.sharedSizeBytes <= optin
+                   ? histBytes
+                   : 0;
+  if (scanBytes_ > 0 && scanBytes_ + attr.sharedSizeBytes > 48 * 1024)
+    KL_CUDA_CHECK(cudaFuncSetAttribute(labelScanKernel,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(scanBytes_)));
   hist_.allocate(static_cast<size_t>(k) * blocks_ + size_t(k));  // + the per-label chunk counts
   order_.allocate(static_cast<size_t>(std::max<int64_t>(1, n)));
   chunks_.allocate(static_cast<size_t>(3 * maxChunks_ + 1));
@@ -250,9 +249,8 @@ void SortedUpdate::launch(const float* X, const int* labels, const double* xsq, 
   labelHistogramKernel<<<blocks_, kSortThreads, labelBytes, stream>>>(labels, n_, k_, perBlock_,
                                                                       hist_.get());
   KL_CUDA_CHECK_LAUNCH(stream);
-  const size_t histBytes = sizeof(int) * static_cast<size_t>(k_) * blocks_;
-  labelScanKernel<<<1, kSortThreads, scanStaged_ ? histBytes : 0, stream>>>(
-      hist_.get(), k_, blocks_, chunks_.get(), maxChunks_, chunk_, labelChunks, scanStaged_);
+  labelScanKernel<<<1, kSortThreads, scanBytes_, stream>>>(
+      hist_.get(), k_, blocks_, chunks_.get(), maxChunks_, chunk_, labelChunks, scanBytes_ > 0);
   KL_CUDA_CHECK_LAUNCH(stream);
   labelScatterKernel<<<blocks_, kSortThreads, labelBytes, stream>>>(labels, n_, k_, perBlock_,
                                                                     hist_.get(), order_.get());

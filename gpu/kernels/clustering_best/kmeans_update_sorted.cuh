@@ -47,7 +47,7 @@ class SortedUpdate {
   int blocks_ = 1;        // histogram / scatter blocks (each a contiguous range of points)
   int64_t perBlock_ = 1;
   int chunk_ = 1;          // points per work item of the sums (at most)
-  bool scanStaged_ = true;  // the label counts scanned in shared memory (they fit)
+  size_t scanBytes_ = 0;   // shared memory of the label-count scan (0: scanned in global)
   int64_t maxChunks_ = 1;  // chunk-list capacity: N / chunk_ + K
   int sumsGrid_ = 1;
   cuda::DeviceBuffer<int> hist_;    // K x blocks (label-major), scanned in place
