@@ -99,13 +99,15 @@ class BestKMeans final : public KMeansDeviceState {
     fixGrid_ = std::max(1, limits.sms * 8);
     if (const char* v = std::getenv("KERNELLAB_FIX_BATCH")) fixBatch_ = std::atoi(v) == 1 ? 1 : 4;
     prepSmem_ = sizeof(float) * static_cast<size_t>(d);
-    if (prepSmem_ > static_cast<size_t>(limits.sharedPerBlockOptin))
+    // Beside the mean, the kernel's static partial sums (a double per thread).
+    const size_t prepStatic = sizeof(double) * kPrepThreads;
+    if (prepSmem_ + prepStatic > static_cast<size_t>(limits.sharedPerBlockOptin))
       throw InputError("best k-means keeps the centers' mean in shared memory: D = " +
                        std::to_string(d) + " needs " + std::to_string(prepSmem_) +
                        " bytes per block, this GPU allows " +
-                       std::to_string(limits.sharedPerBlockOptin) +
+                       std::to_string(limits.sharedPerBlockOptin - prepStatic) +
                        "; use cublas or the seed variants");
-    if (prepSmem_ > 48 * 1024)
+    if (prepSmem_ + prepStatic > 48 * 1024)
       KL_CUDA_CHECK(cudaFuncSetAttribute(centerPrepKernel,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(prepSmem_)));
@@ -117,8 +119,8 @@ class BestKMeans final : public KMeansDeviceState {
     KL_CUDA_CHECK(cudaMemsetAsync(unsureCount_.get(), 0, sizeof(int), stream_));
     cuda::EventPair assign, fix, update, finalize;
     assign.start(stream_);
-    centerPrepKernel<<<1, 1024, prepSmem_, stream_>>>(centers_.get(), k_, d_, true, cc_.get(),
-                                                      cn_.get(), cabs_.get());
+    launchCenterPrep(centers_.get(), k_, d_, true, cc_.get(), cn_.get(), cabs_.get(), prepSmem_,
+                     stream_);
     KL_CUDA_CHECK_LAUNCH(stream_);
     Candidates cand{nullptr, g_.get(), cn_.get(), cabs_.get(), xnorm_.get(), kappa_};
     if (wgmma_) {

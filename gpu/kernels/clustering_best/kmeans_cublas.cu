@@ -37,8 +37,7 @@ class CublasKMeans final : public KMeansDeviceState {
     gemm_.product(x_, n_, d_, centers_.get(), k_, -2.f, g_.get());
     gemm.stop(stream_);
     argmin.start(stream_);
-    centerPrepKernel<<<1, 1024, 0, stream_>>>(centers_.get(), k_, d_, false, nullptr, cn_.get(),
-                                              nullptr);
+    launchCenterPrep(centers_.get(), k_, d_, false, nullptr, cn_.get(), nullptr, 0, stream_);
     KL_CUDA_CHECK_LAUNCH(stream_);
     argminKernel<<<static_cast<unsigned>((n_ + kPartThreads - 1) / kPartThreads), kPartThreads, 0,
                    stream_>>>(g_.get(), cn_.get(), n_, k_, labels_.get());

@@ -35,11 +35,15 @@ constexpr int kMaskWords = 4;  // candidate masks: up to 128 centers
 __global__ void pointNormsKernel(const float* __restrict__ X, int64_t n, int d,
                                  float* __restrict__ xnorm, double* __restrict__ xsq);
 
-// One block. centered: Cc = C - mean(C), cabs = |Cc_k| rounded up; else Cc and cabs untouched.
-// cn = |c_k|^2 (fp32, the GEMM form's).
+// centered: Cc = C - mean(C), cabs = |Cc_k| rounded up; else Cc and cabs untouched.
+// cn = |c_k|^2 (fp32, the GEMM form's). A warp per center, kPrepThreads / 32 centers per block;
+// launch it through launchCenterPrep (meanSmem = D floats when centered).
+constexpr int kPrepThreads = 1024;
 __global__ void centerPrepKernel(const float* __restrict__ C, int k, int d, bool centered,
                                  float* __restrict__ Cc, float* __restrict__ cn,
                                  float* __restrict__ cabs);
+void launchCenterPrep(const float* C, int k, int d, bool centered, float* Cc, float* cn,
+                      float* cabs, size_t meanSmem, cudaStream_t stream);
 
 // G column-major (G[kk * n + i]) = -2 X C^T; label = arg-min of G + cn (lowest index at equal).
 __global__ void argminKernel(const float* __restrict__ G, const float* __restrict__ cn, int64_t n,
