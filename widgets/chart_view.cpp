@@ -6,6 +6,7 @@
 
 #include <QLabel>
 #include <QResizeEvent>
+#include <QScrollArea>
 #include <QSet>
 #include <QLocale>
 #include <QStackedLayout>
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 #include <qcustomplot.h>
 
 #include "view_style.h"
@@ -431,6 +433,37 @@ PlotIndex populatePlot(QCustomPlot* plot, const ChartSpec& spec, bool logY) {
   return index;
 }
 
+// The most columns a legend below the plot can take within `available` pixels. Item i goes to
+// column i % columns (filled columns first), and each column is as wide as its widest item: a few
+// long names (the phases of a k-means run) must not force every column to their width, which
+// left one column of 25 rows that took most of the chart's height.
+static int legendColumnsThatFit(QCPLegend* legend, int available) {
+  std::vector<int> widths;
+  for (int i = 0; i < legend->itemCount(); ++i)
+    if (QCPAbstractLegendItem* item = legend->item(i))  // a wrapped legend has empty cells
+      widths.push_back(item->minimumOuterSizeHint().width());
+  const int n = static_cast<int>(widths.size());
+  for (int columns = n; columns > 1; --columns) {
+    int total = legend->margins().left() + legend->margins().right();
+    for (int c = 0; c < columns; ++c) {
+      int widest = 0;
+      for (int i = c; i < n; i += columns) widest = std::max(widest, widths[size_t(i)]);
+      total += widest + (c > 0 ? legend->columnSpacing() : 0);
+    }
+    if (total <= available) return columns;
+  }
+  return 1;
+}
+
+int chartHeightNeeded(QCustomPlot* plot) {
+  const Decorations d = ensureDecorations(plot);
+  const auto hint = [](QCPLayoutElement* e) { return e->minimumOuterSizeHint().height(); };
+  const int text = hint(d.title) + hint(d.notes);
+  const int legend = plot->legend->visible() ? plot->legend->minimumOuterSizeHint().height() : 0;
+  constexpr int kPlotArea = 280;  // the axis rect with its tick labels and slanted category names
+  return d.side->visible() ? text + std::max(kPlotArea, legend + 20) : text + legend + kPlotArea;
+}
+
 void fitToWidth(QCustomPlot* plot, const ChartSpec& spec) {
   const Decorations d = ensureDecorations(plot);
   const int width = std::max(200, plot->width());
@@ -470,8 +503,7 @@ void fitToWidth(QCustomPlot* plot, const ChartSpec& spec) {
     legend->setWrap(std::max(1, legend->elementCount()));
     legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
   } else {
-    const int columns = std::max(1, (width - 40) / std::max(1, itemWidth + legend->columnSpacing()));
-    legend->setWrap(columns);
+    legend->setWrap(legendColumnsThatFit(legend, width - 40));
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
   }
   d.side->setVisible(beside);  // an empty side column takes no room
@@ -531,16 +563,24 @@ QString pointTooltip(const ChartSpec& spec, int seriesIndex, int point) {
 }
 
 ChartView::ChartView(QWidget* parent) : QWidget(parent) {
-  plot_ = new QCustomPlot(this);
+  // The plot scrolls vertically when its legend and notes need more height than the tab has (a
+  // k-means run of every variant: 25 kernels and phases), instead of squeezing the plot to a line.
+  scroll_ = new QScrollArea(this);
+  scroll_->setFrameShape(QFrame::NoFrame);
+  scroll_->setWidgetResizable(true);
+  scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  plot_ = new QCustomPlot;
   plot_->setMouseTracking(true);
   plot_->setMinimumSize(320, 220);
+  plot_->installEventFilter(this);
+  scroll_->setWidget(plot_);
   placeholder_ = new QLabel(this);
   placeholder_->setAlignment(Qt::AlignCenter);
   placeholder_->setWordWrap(true);
   placeholder_->setStyleSheet(QStringLiteral("color: #666; font-size: 11pt; padding: 24px;"));
   stack_ = new QStackedLayout(this);
   stack_->setContentsMargins(0, 0, 0, 0);
-  stack_->addWidget(plot_);
+  stack_->addWidget(scroll_);
   stack_->addWidget(placeholder_);
   placeholderText_ = tr("No data to plot yet.");
   connect(plot_, &QCustomPlot::mouseMove, this,
@@ -566,16 +606,22 @@ void ChartView::setPlaceholder(const QString& text) {
 
 void ChartView::rebuild() {
   index_ = populatePlot(plot_, spec_, logY_);
+  if (!spec_.isEmpty()) plot_->setMinimumHeight(std::max(220, chartHeightNeeded(plot_)));
   plot_->replot();
   placeholder_->setText(placeholderText_);
-  stack_->setCurrentWidget(spec_.isEmpty() ? static_cast<QWidget*>(placeholder_) : plot_);
+  stack_->setCurrentWidget(spec_.isEmpty() ? static_cast<QWidget*>(placeholder_) : scroll_);
 }
 
-void ChartView::resizeEvent(QResizeEvent* e) {
-  QWidget::resizeEvent(e);
-  if (spec_.isEmpty()) return;
-  fitToWidth(plot_, spec_);
-  plot_->replot(QCustomPlot::rpQueuedReplot);
+// The plot's own resize (its width follows the scroll area's): fit the layout to the width, then
+// ask for the height that layout needs. A height change alone leaves the layout as it is, so the
+// second resize this may cause ends here.
+bool ChartView::eventFilter(QObject* watched, QEvent* e) {
+  if (watched == plot_ && e->type() == QEvent::Resize && !spec_.isEmpty()) {
+    fitToWidth(plot_, spec_);
+    plot_->setMinimumHeight(std::max(220, chartHeightNeeded(plot_)));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+  }
+  return QWidget::eventFilter(watched, e);
 }
 
 void ChartView::showTooltipAt(const QPoint& pos) {

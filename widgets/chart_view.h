@@ -12,6 +12,7 @@
 class QCustomPlot;
 class QCPAbstractPlottable;
 class QLabel;
+class QScrollArea;
 class QStackedLayout;
 
 namespace kernellab::widgets {
@@ -30,6 +31,8 @@ PlotIndex populatePlot(QCustomPlot* plot, const ChartSpec& spec, bool logY);
 // below it in columns, category labels whole (one line, broken at " · ", or slanted). Again
 // after every resize.
 void fitToWidth(QCustomPlot* plot, const ChartSpec& spec);
+// The height the plot needs after fitToWidth: title, notes, the legend and room for the axes.
+int chartHeightNeeded(QCustomPlot* plot);
 
 // The tooltip text of one point: series, category or x, exact value with unit, min and max,
 // source of a published figure.
@@ -55,12 +58,13 @@ class ChartView : public QWidget {
   void pointHovered(const QString& tooltip);
 
  protected:
-  void resizeEvent(QResizeEvent* e) override;
+  bool eventFilter(QObject* watched, QEvent* e) override;
 
  private:
   void rebuild();
   void showTooltipAt(const QPoint& pos);
 
+  QScrollArea* scroll_ = nullptr;
   QCustomPlot* plot_ = nullptr;
   QLabel* placeholder_ = nullptr;
   QStackedLayout* stack_ = nullptr;
