@@ -5,7 +5,7 @@
 #include "chart_view.h"
 
 #include <QLabel>
-#include <QResizeEvent>
+#include <QEvent>
 #include <QScrollArea>
 #include <QSet>
 #include <QLocale>
@@ -606,7 +606,7 @@ void ChartView::setPlaceholder(const QString& text) {
 
 void ChartView::rebuild() {
   index_ = populatePlot(plot_, spec_, logY_);
-  if (!spec_.isEmpty()) plot_->setMinimumHeight(std::max(220, chartHeightNeeded(plot_)));
+  if (!spec_.isEmpty()) fitPlotHeight();
   plot_->replot();
   placeholder_->setText(placeholderText_);
   stack_->setCurrentWidget(spec_.isEmpty() ? static_cast<QWidget*>(placeholder_) : scroll_);
@@ -618,11 +618,13 @@ void ChartView::rebuild() {
 bool ChartView::eventFilter(QObject* watched, QEvent* e) {
   if (watched == plot_ && e->type() == QEvent::Resize && !spec_.isEmpty()) {
     fitToWidth(plot_, spec_);
-    plot_->setMinimumHeight(std::max(220, chartHeightNeeded(plot_)));
+    fitPlotHeight();
     plot_->replot(QCustomPlot::rpQueuedReplot);
   }
   return QWidget::eventFilter(watched, e);
 }
+
+void ChartView::fitPlotHeight() { plot_->setMinimumHeight(std::max(220, chartHeightNeeded(plot_))); }
 
 void ChartView::showTooltipAt(const QPoint& pos) {
   int dataIndex = -1;

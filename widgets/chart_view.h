@@ -62,6 +62,8 @@ class ChartView : public QWidget {
 
  private:
   void rebuild();
+  // The scroll area's plot asks for the height its fitted layout needs (at least 220 px).
+  void fitPlotHeight();
   void showTooltipAt(const QPoint& pos);
 
   QScrollArea* scroll_ = nullptr;
