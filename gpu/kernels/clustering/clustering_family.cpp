@@ -628,7 +628,8 @@ class VariantRun {
       rec.iteration = it + 1;
       rec.score = score;
       rec.kernelMs = step.kernelMs;
-      rec.rechecked = v_.engine == Engine::Best ? step.rechecked : -1;
+      rec.rechecked =
+          v_.engine == Engine::Best || v_.engine == Engine::Pruned ? step.rechecked : -1;
       rec.visited = step.visited;
       rec.distances = step.distances;
       rec.labelsChanged = stop.labelsChanged();

@@ -12,40 +12,40 @@
 #include <climits>
 #include <cstdint>
 
+#include "kernellab/kmeans_pruning.h"
 #include "kmeans_parts.cuh"
+#include "kmeans_tf32_assign.cuh"
 
 namespace kernellab::clustering::best {
 
-// acc[nt][r * 2 + c2] = x_row . c'_kk (row = rowBase + r * 8, kk = nt * 8 + 2 t + c2, t = lane % 4);
-// rowBase is the slice's first row plus lane / 4. cS[kk] = (|c_kk|^2, |c'_kk|), padded to NT * 8.
+// What the products prove about the two rows (g and g + 8) of a lane's row group, in s units
+// (s_k = |c_k|^2 - 2 x.c'_k = d^2(x, c_k) - |x|^2 + 2 x.m: the same shift for every center):
+// the best computed s and its center (lowest index at equal), e1 the bound of that center's s
+// (its exact s is at most bestS + e1) and low, a lower bound of every other center's exact s.
+// The row is sure when low > bestS + e1; low - (bestS + e1) is then a lower bound of
+// d^2(second nearest) - d^2(nearest). kx[r] = kappa |x_row| (0 past the rows).
 template <int NT>
-__device__ __forceinline__ void decideSliceRows(const float (&acc)[NT][4], int64_t rowBase,
-                                                int64_t n, int k, int lane,
-                                                const float2* __restrict__ cS,
-                                                const float* __restrict__ xnorm, float kappa,
-                                                int* __restrict__ labels, int* __restrict__ unsure,
-                                                int* __restrict__ unsureCount,
-                                                uint32_t* __restrict__ masks) {
+__device__ __forceinline__ void sliceRowBounds(const float (&acc)[NT][4], const float (&kx)[2],
+                                               int lane, const float2* __restrict__ cS,
+                                               int k, float (&bestS)[2], int (&bestK)[2],
+                                               float (&e1)[2], float (&low)[2]) {
   const int t = lane & 3;
-  // Per row: the best s and its index (pass 1, merged over the row's four lanes), its bound,
-  // then the lowest s - bound of every other center (pass 2); sure when the best beats it
-  // (the rule of assignBoundKernel). About seven instructions per point and center. Each pass
-  // keeps two independent running minima per row (even and odd center tiles), merged at the
-  // end: half the length of the dependent chain the warp waits on. Padding centers past K carry
-  // |c|^2 = +inf (cS), so their s is +inf and s - bound is NaN: neither can win a minimum.
-  float kx[2], b1[2][2], lower[2][2];
+  // Pass 1: the best s and its index (merged over the row's four lanes), its bound; pass 2: the
+  // lowest s - bound of every other center (the rule of assignBoundKernel). About seven
+  // instructions per point and center. Each pass keeps two independent running minima per row
+  // (even and odd center tiles), merged at the end: half the length of the dependent chain the
+  // warp waits on. Padding centers past K carry |c|^2 = +inf (cS), so their s is +inf and
+  // s - bound is NaN: neither can win a minimum.
+  float b1[2][2], lower[2][2];
   int i1[2][2];
 #pragma unroll
-  for (int r = 0; r < 2; ++r) {
-    const int64_t row = rowBase + r * 8;
-    kx[r] = row < n ? kappa * xnorm[row] : 0.f;
+  for (int r = 0; r < 2; ++r)
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       b1[r][h] = INFINITY;
       i1[r][h] = INT_MAX;
       lower[r][h] = INFINITY;
     }
-  }
 #pragma unroll
   for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
@@ -62,15 +62,12 @@ __device__ __forceinline__ void decideSliceRows(const float (&acc)[NT][4], int64
         }
       }
     }
-  float bestS[2];
-  int bestK[2];
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     const bool odd = b1[r][1] < b1[r][0] || (b1[r][1] == b1[r][0] && i1[r][1] < i1[r][0]);
     bestS[r] = odd ? b1[r][1] : b1[r][0];
     bestK[r] = odd ? i1[r][1] : i1[r][0];
   }
-  float e1[2];
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
 #pragma unroll
@@ -99,15 +96,77 @@ __device__ __forceinline__ void decideSliceRows(const float (&acc)[NT][4], int64
         if (kk != bestK[r]) lower[r][nt & 1] = fminf(lower[r][nt & 1], tv);
       }
     }
-  bool sure[2];
-  float low[2];
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     low[r] = fminf(lower[r][0], lower[r][1]);
     low[r] = fminf(low[r], __shfl_xor_sync(0xffffffffu, low[r], 1));
     low[r] = fminf(low[r], __shfl_xor_sync(0xffffffffu, low[r], 2));
-    sure[r] = isfinite(bestS[r]) && low[r] > bestS[r] + e1[r];
   }
+}
+
+// The candidates of an unsure row r (0: row g, 1: row g + 8): every center whose interval
+// reaches the best one's upper end `limit`, as bits (bit kk % 32 of word kk / 32), the same on
+// the row's four lanes; lowNc, the lowest s - bound of the other centers (a lower bound of
+// their exact s; +inf when every center is a candidate). Every lane of the warp calls it (the
+// shuffles); `unsure` false: no bits.
+template <int NT>
+__device__ __forceinline__ void candidateMask(const float (&acc)[NT][4], int r, bool unsure,
+                                              float kx, float limit, int lane,
+                                              const float2* __restrict__ cS, int k,
+                                              uint32_t (&m)[kMaskWords], float& lowNc) {
+  const int t = lane & 3;
+#pragma unroll
+  for (int w = 0; w < kMaskWords; ++w) m[w] = 0u;
+  lowNc = INFINITY;
+  if (unsure) {
+#pragma unroll
+    for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+      for (int c2 = 0; c2 < 2; ++c2) {
+        const int kk = nt * 8 + 2 * t + c2;
+        if (kk < k) {
+          const float2 c = cS[kk];
+          const float sv = fmaf(-2.f, acc[nt][r * 2 + c2], c.x);
+          const float tv = sv - fmaf(kx, c.y, c.x * (1.0f / 4194304.0f));
+          if (tv <= limit)
+            m[nt >> 2] |= 1u << ((nt & 3) * 8 + 2 * t + c2);
+          else
+            lowNc = fminf(lowNc, tv);
+        }
+      }
+  }
+#pragma unroll
+  for (int w = 0; w < kMaskWords; ++w) {
+    m[w] |= __shfl_xor_sync(0xffffffffu, m[w], 1);
+    m[w] |= __shfl_xor_sync(0xffffffffu, m[w], 2);
+  }
+  lowNc = fminf(lowNc, __shfl_xor_sync(0xffffffffu, lowNc, 1));
+  lowNc = fminf(lowNc, __shfl_xor_sync(0xffffffffu, lowNc, 2));
+}
+
+// acc[nt][r * 2 + c2] = x_row . c'_kk (row = rowBase + r * 8, kk = nt * 8 + 2 t + c2, t = lane % 4);
+// rowBase is the slice's first row plus lane / 4. cS[kk] = (|c_kk|^2, |c'_kk|), padded to NT * 8.
+template <int NT>
+__device__ __forceinline__ void decideSliceRows(const float (&acc)[NT][4], int64_t rowBase,
+                                                int64_t n, int k, int lane,
+                                                const float2* __restrict__ cS,
+                                                const float* __restrict__ xnorm, float kappa,
+                                                int* __restrict__ labels, int* __restrict__ unsure,
+                                                int* __restrict__ unsureCount,
+                                                uint32_t* __restrict__ masks) {
+  const int t = lane & 3;
+  float kx[2];
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    const int64_t row = rowBase + r * 8;
+    kx[r] = row < n ? kappa * xnorm[row] : 0.f;
+  }
+  float bestS[2], e1[2], low[2];
+  int bestK[2];
+  sliceRowBounds<NT>(acc, kx, lane, cS, k, bestS, bestK, e1, low);
+  bool sure[2];
+#pragma unroll
+  for (int r = 0; r < 2; ++r) sure[r] = isfinite(bestS[r]) && low[r] > bestS[r] + e1[r];
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     const int64_t row = rowBase + r * 8;
@@ -115,28 +174,9 @@ __device__ __forceinline__ void decideSliceRows(const float (&acc)[NT][4], int64
     if (writer) labels[row] = sure[r] ? bestK[r] : -1;
     const unsigned list = __ballot_sync(0xffffffffu, writer && !sure[r]);
     if (!list) continue;  // warp-uniform
-    // The candidates of an unsure row: every center whose interval reaches the best one.
-    uint32_t m[kMaskWords] = {0u, 0u, 0u, 0u};
-    if (!sure[r]) {
-      const float limit = bestS[r] + e1[r];
-#pragma unroll
-      for (int nt = 0; nt < NT; ++nt)
-#pragma unroll
-        for (int c2 = 0; c2 < 2; ++c2) {
-          const int kk = nt * 8 + 2 * t + c2;
-          if (kk < k) {
-            const float2 c = cS[kk];
-            const float sv = fmaf(-2.f, acc[nt][r * 2 + c2], c.x);
-            if (sv - fmaf(kx[r], c.y, c.x * (1.0f / 4194304.0f)) <= limit)
-              m[nt >> 2] |= 1u << ((nt & 3) * 8 + 2 * t + c2);  // bit kk % 32 of word kk / 32
-          }
-        }
-    }
-#pragma unroll
-    for (int w = 0; w < kMaskWords; ++w) {
-      m[w] |= __shfl_xor_sync(0xffffffffu, m[w], 1);
-      m[w] |= __shfl_xor_sync(0xffffffffu, m[w], 2);
-    }
+    uint32_t m[kMaskWords];
+    float lowNc;  // unused here
+    candidateMask<NT>(acc, r, !sure[r], kx[r], bestS[r] + e1[r], lane, cS, k, m, lowNc);
     // Warp-aggregated append of this warp's unsure rows of this set (at most 8).
     int base = 0;
     const int leader = __ffs(list) - 1;
@@ -148,6 +188,85 @@ __device__ __forceinline__ void decideSliceRows(const float (&acc)[NT][4], int64
 #pragma unroll
       for (int w = 0; w < kMaskWords; ++w)
         masks[static_cast<int64_t>(at) * kMaskWords + w] = m[w];
+    }
+  }
+}
+
+// The pruned k-means engine's decision from the same products (kmeans_pruned.cu). Rows are list
+// positions: o.list maps them to points (null: the points themselves), `count` of them. A sure
+// row's point takes the label and its gap, low - (bestS + e1) rounded down: a lower bound of
+// d^2(second nearest) - d^2(nearest), kept for the bounds of the next iteration; with o.bounds,
+// which hold (u, a lower bound of d(x, c_old)) from the tightening on entry, the point gets
+// Hamerly bounds at once: u stays and l = sqrt(lower^2 + gap) when the label stays; a new label
+// gets (inf, 0), so the next iteration measures it again. A changed label is listed with the old
+// one. An unsure row keeps its old label and is listed in o.ties with the old label, the mask of
+// its candidates and what bounds the others, for prunedTieKernel (the double re-decision among
+// the candidates, and the point's bounds).
+template <int NT>
+__device__ __forceinline__ void decideSliceRowsPruned(const float (&acc)[NT][4], int64_t posBase,
+                                                      int64_t count, int k, int lane,
+                                                      const float2* __restrict__ cS,
+                                                      const float* __restrict__ xnorm,
+                                                      float kappa, const PrunedTf32Out& o) {
+  const int t = lane & 3;
+  float kx[2];
+  int point[2];
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    const int64_t pos = posBase + r * 8;
+    point[r] = pos < count ? (o.list ? o.list[pos] : static_cast<int>(pos)) : -1;
+    kx[r] = point[r] >= 0 ? kappa * xnorm[point[r]] : 0.f;
+  }
+  float bestS[2], e1[2], low[2];
+  int bestK[2];
+  sliceRowBounds<NT>(acc, kx, lane, cS, k, bestS, bestK, e1, low);
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    const bool writer = t == 0 && point[r] >= 0;
+    const bool sure = writer && isfinite(bestS[r]) && low[r] > bestS[r] + e1[r];
+    bool moved = false;
+    int old = -1;
+    if (sure) {
+      const int p = point[r], b = bestK[r];
+      old = o.labels[p];
+      o.labels[p] = b;
+      const float gap = __fsub_rd(low[r], __fadd_ru(bestS[r], e1[r]));
+      o.gaps[p] = gap;
+      if (o.bounds) {
+        const float2 bd = o.bounds[p];
+        const double lower = sqrt(double(bd.y) * double(bd.y) + double(gap)) * (1.0 - 1e-12);
+        o.bounds[p] = old == b ? make_float2(bd.x, floatDown(lower)) : make_float2(INFINITY, 0.f);
+      }
+      moved = old != b;
+    }
+    // The row's verdict on all four of its lanes (bestS and low are): each lane adds the
+    // candidates among its own columns to the mask.
+    const bool rowTie = point[r] >= 0 && !(isfinite(bestS[r]) && low[r] > bestS[r] + e1[r]);
+    const bool tie = writer && rowTie;
+    const unsigned anyTie = __ballot_sync(0xffffffffu, rowTie);
+    const int tieSlot = warpAppendSlot(tie, o.tieCount);
+    if (anyTie) {  // warp-uniform
+      uint32_t m[kMaskWords];
+      float lowNc;
+      const float limit = bestS[r] + e1[r];
+      candidateMask<NT>(acc, r, rowTie, kx[r], limit, lane, cS, k, m, lowNc);
+      if (tie) {
+        const int p = point[r];
+        o.ties[tieSlot] = p;
+        o.tieOld[tieSlot] = o.labels[p];
+        // The candidates' re-decision measures bestK exactly; with C(x) = d^2 - s (the same for
+        // every center), d^2(non-candidate) >= d^2(bestK) + lowNc - (bestS + e1).
+        o.tieBest[tieSlot] = bestK[r] < k ? bestK[r] : -1;
+        o.tieGapNc[tieSlot] = isfinite(bestS[r]) ? __fsub_rd(lowNc, __fadd_ru(bestS[r], e1[r]))
+                                                 : 0.f;
+#pragma unroll
+        for (int w = 0; w < kMaskWords; ++w)
+          o.masks[static_cast<int64_t>(tieSlot) * kMaskWords + w] = m[w];
+      }
+    }
+    if (o.changed) {
+      const int slot = warpAppendSlot(moved, o.changedCount);
+      if (moved) o.changed[slot] = make_int2(point[r], old);
     }
   }
 }

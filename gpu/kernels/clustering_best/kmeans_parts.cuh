@@ -148,6 +148,19 @@ enum class Tf32Rounding { TruncateBoth, TruncatePointsRoundCenters };
 // The bound's factor kappa for D dimensions (see kmeans_parts.cu).
 float tf32BoundFactor(int d, Tf32Rounding rounding);
 
+// Appends the lanes whose `pred` holds to a list with one atomic per warp, not per item; returns
+// the lane's slot (or -1). Every lane of the warp must call it (the ballot needs all 32).
+__device__ __forceinline__ int warpAppendSlot(bool pred, int* counter) {
+  const unsigned mask = __ballot_sync(0xffffffffu, pred);
+  if (mask == 0u) return -1;
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+  const int leader = __ffs(mask) - 1;
+  int base = 0;
+  if (lane == leader) base = atomicAdd(counter, __popc(mask));
+  base = __shfl_sync(0xffffffffu, base, leader);
+  return pred ? base + __popc(mask & ((1u << lane) - 1u)) : -1;
+}
+
 // cp.async (sm_80+) copies global to shared memory without passing through registers, so a
 // stage's loads stay in flight while an earlier stage is used; `srcBytes` < `size` zero-fills the
 // rest. Turing (sm_75, in the default build's architectures) has no cp.async: there the copy is a

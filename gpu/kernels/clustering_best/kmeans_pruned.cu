@@ -1,32 +1,46 @@
 // SPDX-License-Identifier: MIT
 // k-means, pruned variant (issue 15): Hamerly's bounds with proven rounding margins
 // (kernellab/kmeans_pruning.h), the CPU's KMeansPrunedHost on the GPU: the same labels, computed
-// for a fraction of the points after the first iteration.
+// for a fraction of the points once the centers settle.
+//
+// Where the TF32 tensor cores run (compute capability 8.0+, K <= 128), the points that need a
+// full decision get it from best's fused TF32 products (kmeans_tf32_assign.cuh, the pruned
+// epilogue of kmeans_assign_decide.cuh): a proven bound decides most; the near ties are
+// re-decided in double among their candidates (prunedTieKernel). The first iterations from
+// first-K centers, where 81-100 % of the points failed the bounds (H200, session 7), are warm:
+// every point through the TF32 products, no bounds kept, only each point's gap (a lower bound of
+// d^2(second nearest) - d^2(nearest)); the first iteration after them (start) measures every
+// point's own center and derives its bounds from the gap. See Mode below. Without the tensor
+// cores every decision is the CUDA-core one (prunedDecideKernel).
 //
 // Per iteration, on point-major points (timed groups, in kernelNames() order):
 //  - prunedMoveKernel (iterations > 0): the centers move to the means of the sums (in place, and
-//    in the transposed copy the decide kernels read), each one's drift; prunedHalfKernel: half
-//    the distance to each center's nearest other center (K x K in double); prunedMoveFinishKernel:
-//    each cluster's (drift, otherDrift, half).
-//  - prunedBoundsKernel (iterations > 0): a thread per point, 20 bytes: the points whose bounds
-//    no longer prove their label are listed.
-//  - prunedDecideKernel group: in iterations > 0, prunedTightenKernel re-measures each listed
-//    point's own center (a warp per point) and lists those still open; prunedDecideKernel (every
-//    point in iteration 0) computes all K float distances, register-tiled
-//    (kmeans_pruned_decide.cuh), and decides by the float intervals; prunedExactKernel re-decides
-//    the near-ties in double with the CPU's exactSquaredDistance. Changed labels are listed.
-//  - prunedSumsKernel: S, Q and the counts follow the changed points (all in iteration 0),
-//    through block-private tables in shared memory.
+//    in the transposed copy the CUDA-core kernels read), each one's drift; outside warm
+//    iterations prunedHalfKernel: half the distance to each center's nearest other center (in
+//    double); prunedMoveFinishKernel: each cluster's (drift, otherDrift, half).
+//  - prunedBoundsKernel (pruned iterations): a thread per point, 20 bytes: the points whose
+//    bounds no longer prove their label are listed.
+//  - the decide group: prunedTightenKernel re-measures each listed point's own center (start:
+//    every point's) and lists those still open; then either centerPrepKernel and the TF32
+//    decision (kmeansTf32AssignKernel, pruned epilogue) of the listed points (warm: all of them),
+//    prunedTieKernel for its near ties and prunedExactKernel for any it cannot decide (NaN), or
+//    prunedDecideKernel (all K float distances, register-tiled, kmeans_pruned_decide.cuh) and
+//    prunedExactKernel for its near ties. Changed labels are listed with the old ones.
+//  - the sums: iteration 0 by label (SortedUpdate); later prunedSumsKernel: S, Q and the counts
+//    follow the changed points (block-private tables in shared memory, or global atomics when
+//    few changed).
 //  - prunedScoreKernel: each cluster's score from the sums, with this assignment's centers.
 // Nothing waits for the host inside an iteration; the counters, scores and counts are read back
-// once at its end.
+// once at its end, and choose the next iteration's mode.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <cstdlib>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,14 +52,34 @@
 #include "kmeans_parts.cuh"
 #include "kmeans_pruned_decide.cuh"
 #include "kmeans_pruned_kernels.cuh"
+#include "kmeans_tf32_assign.cuh"
+#include "kmeans_update_sorted.cuh"
 
 namespace kernellab::clustering::best {
 namespace {
 
 // The per-iteration counters, one int each, read back at the end of the iteration.
-enum Counter { kFailed = 0, kUndecided, kTies, kChanged, kCounters };
+enum Counter { kFailed = 0, kUndecided, kTies, kChanged, kHard, kCounters };
 
 enum Kernel { kMove = 0, kBounds, kDecide, kSums, kScore, kKernels };
+
+// How an iteration decides its points (with the TF32 decision; without it every iteration after
+// the first is Pruned):
+//  - Warm: every point by the TF32 products, no bounds kept, each point's gap kept. While the
+//    centers still travel far (the first iterations from first-K centers: 81-100 % of the points
+//    failed the bounds on the H200), bounds cost a pass and save nothing.
+//  - Start: the first iteration after warm ones: every point's own distance, its bounds from the
+//    gap, the failures decided by the TF32 products.
+//  - Pruned: Hamerly's test, the failures tightened, the still open ones decided by the TF32
+//    products (or the CUDA-core decide without them).
+enum class Mode { Warm, Start, Pruned };
+
+// Warm iterations go on while the last one changed more than this share of the labels; pruned
+// ones go back to warm when more than kRewarmShare of the points needed the full decision (the
+// bounds stopped paying: one broad cloud). KERNELLAB_PRUNED_WARM sets the first (0: no warm
+// iterations after the first; for measuring).
+constexpr double kWarmChangedShare = 0.01;
+constexpr double kRewarmShare = 0.4;
 
 constexpr int kSumsMinPerBlock = 64;  // changed points per sums block, at least
 constexpr int kExactMaxWarps = 4;
@@ -73,6 +107,10 @@ class PrunedKMeans final : public KMeansEngine {
     planSums(optin);
     planExact(optin);
     vec4_ = d % 4 == 0 && reinterpret_cast<uintptr_t>(d_points) % 16 == 0;
+    // The TF32 decision where it runs (compute capability 8.0+, K <= 128, the centers on chip);
+    // else every decision on the CUDA cores, as the note in strategy() says.
+    tf32_ = planTf32Assign(k, d, tf32Why_, true);
+    if (const char* v = std::getenv("KERNELLAB_PRUNED_WARM")) warmShare_ = std::atof(v);
 
     const size_t kd = static_cast<size_t>(k) * d;
     centers_.allocate(kd);
@@ -95,6 +133,34 @@ class PrunedKMeans final : public KMeansEngine {
     counters_.allocate(kCounters);
     xnorm_.allocate(static_cast<size_t>(n));
     xsq_.allocate(static_cast<size_t>(n));
+    if (tf32_) {
+      kappa_ = tf32BoundFactor(d, Tf32Rounding::TruncatePointsRoundCenters);
+      gaps_.allocate(static_cast<size_t>(n));
+      tieOld_.allocate(static_cast<size_t>(n));
+      tieBest_.allocate(static_cast<size_t>(n));
+      tieGapNc_.allocate(static_cast<size_t>(n));
+      masks_.allocate(static_cast<size_t>(n) * kMaskWords);
+      hard_.allocate(static_cast<size_t>(n));
+      cc_.allocate(kd);
+      cn_.allocate(size_t(k));
+      cabs_.allocate(size_t(k));
+      prepSmem_ = sizeof(float) * static_cast<size_t>(d);
+      const size_t prepStatic = sizeof(double) * kPrepThreads;
+      if (prepSmem_ + prepStatic > optin) {
+        tf32_.reset();  // the centers' mean does not fit: the CUDA-core decisions
+        tf32Why_ = "D = " + std::to_string(d) + " leaves no room for the centers' mean";
+      } else if (prepSmem_ + prepStatic > 48 * 1024) {
+        KL_CUDA_CHECK(cudaFuncSetAttribute(centerPrepKernel,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(prepSmem_)));
+      }
+    }
+    // Iteration 0 sums every point: by label where that fits (a quarter of the block-private
+    // sums' time at N = 1e6), later iterations follow the changed points.
+    if (SortedUpdate::fits(k, d)) {
+      sorted_.allocate(n, k, d, sms_);
+      sortedFirst_ = true;
+    }
     // |x|^2 of every point, once: the sums of the members' squares follow the changed points.
     const int normWarps = kPartThreads / 32;  // a warp per point
     pointNormsKernel<<<gridFor(n, normWarps), kPartThreads, 0, stream_>>>(x_, n_, d_, xnorm_.get(),
@@ -117,17 +183,22 @@ class PrunedKMeans final : public KMeansEngine {
     KL_CUDA_CHECK(cudaMemsetAsync(sumsq_.get(), 0, sumsq_.bytes(), stream_));
     KL_CUDA_CHECK(cudaMemsetAsync(counts_.get(), 0, counts_.bytes(), stream_));
     KL_CUDA_CHECK(cudaMemsetAsync(labels_.get(), 0xFF, labels_.bytes(), stream_));  // poison: -1
+    lastMode_ = Mode::Warm;
+    lastChanged_ = n_;
+    lastDecided_ = n_;
   }
 
   KMeansIteration iterate(int iteration) override {
     const bool first = iteration == 0;  // as the CPU: iteration 0 decides every point
+    const Mode mode = modeFor(first);
     std::fill(std::begin(ran_), std::end(ran_), false);
     KL_CUDA_CHECK(cudaMemsetAsync(counters_.get(), 0, counters_.bytes(), stream_));
-    if (!first) {
-      timed(kMove, [&] { launchMove(); });
-      timed(kBounds, [&] { launchBounds(); });
-    }
-    timed(kDecide, [&] { launchDecide(first); });
+    if (!first) timed(kMove, [&] { launchMove(mode != Mode::Warm); });
+    if (mode == Mode::Pruned) timed(kBounds, [&] { launchBounds(); });
+    if (tf32_)
+      timed(kDecide, [&] { launchTf32Decide(mode, first); });
+    else
+      timed(kDecide, [&] { launchDecide(first); });
     timed(kSums, [&] { launchSums(first); });
     timed(kScore, [&] { launchScore(); });
 
@@ -143,13 +214,17 @@ class PrunedKMeans final : public KMeansEngine {
     KL_CUDA_CHECK(cudaMemcpy(it.clusterCount.data(), outCounts_.get(), outCounts_.bytes(),
                              cudaMemcpyDeviceToHost));
     KL_CUDA_CHECK(cudaMemcpy(counters, counters_.get(), counters_.bytes(), cudaMemcpyDeviceToHost));
-    // Read: the points that failed the bounds (every point in iteration 0); of those, the ones
-    // still open after tightening computed all K distances.
-    const int64_t visited = first ? n_ : counters[kFailed];
-    const int64_t decided = first ? n_ : counters[kUndecided];
+    // Read: the points that failed the bounds (every point in a warm or start iteration); of
+    // those, the ones still open after tightening computed all K distances (or products).
+    const bool warm = first || mode == Mode::Warm;
+    const int64_t visited = warm || mode == Mode::Start ? n_ : counters[kFailed];
+    const int64_t decided = warm ? n_ : counters[kUndecided];
     it.visited = visited;
     it.distances = (visited - decided) + int64_t(k_) * decided;
     it.rechecked = counters[kTies];
+    lastMode_ = mode;
+    lastChanged_ = first ? n_ : counters[kChanged];
+    lastDecided_ = decided;
     return it;
   }
 
@@ -173,20 +248,27 @@ class PrunedKMeans final : public KMeansEngine {
   }
 
   std::vector<int> grids() const override {
-    return {k_, gridFor(n_, kSmallThreads), decideGrid_, sumsBlocks_ * sumsSlabs_,
+    return {k_, gridFor(n_, kSmallThreads), tf32_ ? tf32_->grid : decideGrid_,
+            sumsBlocks_ * sumsSlabs_,
             gridFor(int64_t(k_) * 32, kSmallThreads)};
   }
 
   std::vector<ResourceUsage> resources() const override {
     return {cuda::kernelResources(prunedMoveKernel, kSmallThreads, 0),
             cuda::kernelResources(prunedBoundsKernel, kSmallThreads, 0),
-            cuda::kernelResources(prunedDecideKernel, shape_.threads, shape_.sharedBytes()),
+            tf32_ ? tf32AssignResources(*tf32_)
+                  : cuda::kernelResources(prunedDecideKernel, shape_.threads, shape_.sharedBytes()),
             cuda::kernelResources(prunedSumsKernel, kSmallThreads, sumsSmem_),
             cuda::kernelResources(prunedScoreKernel, kSmallThreads, 0)};
   }
 
   std::string strategy() const override {
-    return "Hamerly bounds; decide tiles of " + std::to_string(shape_.tilePoints()) +
+    if (tf32_)
+      return "Hamerly bounds from the TF32 products' gaps; warm iterations (every point by the "
+             "TF32 products) while more than " + std::to_string(warmShare_ * 100.0).substr(0, 4) +
+             " % of the labels change; decisions by the TF32 products, near ties in double";
+    return "Hamerly bounds (no TF32 decision: " + tf32Why_ + "); decide tiles of " +
+           std::to_string(shape_.tilePoints()) +
            " points x " + std::to_string(shape_.tileCenters()) + " centers (" +
            std::to_string(shape_.centerTiles) + " center tile(s), " +
            std::to_string(shape_.stages) + " stages); sums in " + std::to_string(sumsSlabs_) +
@@ -264,15 +346,25 @@ class PrunedKMeans final : public KMeansEngine {
     ran_[q] = true;
   }
 
-  void launchMove() {
+  // Iteration 0 is warm. After a warm iteration: warm again while many labels still change, else
+  // start the bounds. After a start or pruned one: pruned, unless the bounds left most points to
+  // the full decision (then a warm iteration costs less and restarts the bounds after it).
+  Mode modeFor(bool first) const {
+    if (!tf32_) return first ? Mode::Warm : Mode::Pruned;  // Warm at 0: the CUDA-core decide
+    if (first) return Mode::Warm;
+    if (lastMode_ == Mode::Warm)
+      return double(lastChanged_) > warmShare_ * double(n_) ? Mode::Warm : Mode::Start;
+    return double(lastDecided_) > kRewarmShare * double(n_) ? Mode::Warm : Mode::Pruned;
+  }
+
+  void launchMove(bool withHalf) {
     const int kpad = shape_.paddedCenters();
     prunedMoveKernel<<<k_, kSmallThreads, 0, stream_>>>(centers_.get(), centersT_.get(), kpad,
                                                         d_, sums_.get(), counts_.get(),
                                                         drift_.get(), nearest_.get());
     KL_CUDA_CHECK_LAUNCH(stream_);
-    const int tiles = (k_ + kHalfTile - 1) / kHalfTile;
-    prunedHalfKernel<<<tiles * (tiles + 1) / 2, kHalfTile * kHalfTile, 0, stream_>>>(
-        centers_.get(), k_, d_, nearest_.get());
+    if (!withHalf) return;  // a warm iteration keeps no bounds: no drifts or half distances
+    prunedHalfKernel<<<k_, kSmallThreads, 0, stream_>>>(centers_.get(), k_, d_, nearest_.get());
     KL_CUDA_CHECK_LAUNCH(stream_);
     prunedMoveFinishKernel<<<1, 1024, 0, stream_>>>(k_, drift_.get(), nearest_.get(),
                                                     moves_.get());
@@ -289,10 +381,7 @@ class PrunedKMeans final : public KMeansEngine {
   // still-open ones decided. The near-ties of either go to the exact kernel.
   void launchDecide(bool first) {
     if (!first) {
-      prunedTightenKernel<<<sms_ * 8, kSmallThreads, 0, stream_>>>(
-          x_, d_, k_, centers_.get(), vec4_, failed_.get(), counter(kFailed), labels_.get(),
-          bounds_.get(), moves_.get(), gamma_, slack_, undecided_.get(), counter(kUndecided));
-      KL_CUDA_CHECK_LAUNCH(stream_);
+      launchTighten(false);
     }
     DecideArgs a{};
     a.X = x_;
@@ -313,6 +402,21 @@ class PrunedKMeans final : public KMeansEngine {
     a.vecRows = vec4_;
     prunedDecideKernel<<<decideGrid_, shape_.threads, decideSmem_, stream_>>>(a, shape_);
     KL_CUDA_CHECK_LAUNCH(stream_);
+    launchExact(a.changed);
+  }
+
+  // The failed points' own distances (start: every point's, with the gaps' lower bounds).
+  void launchTighten(bool start) {
+    prunedTightenKernel<<<sms_ * 8, kSmallThreads, 0, stream_>>>(
+        x_, d_, k_, centers_.get(), vec4_, start ? nullptr : failed_.get(), counter(kFailed), n_,
+        start ? gaps_.get() : nullptr, labels_.get(), bounds_.get(), moves_.get(), gamma_,
+        slack_, undecided_.get(), counter(kUndecided));
+    KL_CUDA_CHECK_LAUNCH(stream_);
+  }
+
+  // The near ties, from scratch in the CPU's arithmetic (a warp each): those of the CUDA-core
+  // decision, or (`hard`) those the TF32 decision's re-decision could not decide.
+  void launchExact(int2* changed, bool hard = false) {
     ExactArgs e{};
     e.X = x_;
     e.d = d_;
@@ -320,19 +424,76 @@ class PrunedKMeans final : public KMeansEngine {
     e.C = centers_.get();
     e.Ct = centersT_.get();
     e.kpad = shape_.paddedCenters();
-    e.ties = ties_.get();
-    e.tieCount = counter(kTies);
+    e.ties = hard ? hard_.get() : ties_.get();
+    e.tieCount = hard ? counter(kHard) : counter(kTies);
     e.labels = labels_.get();
     e.bounds = bounds_.get();
-    e.changed = a.changed;
+    e.changed = changed;
     e.changedCount = counter(kChanged);
     e.gamma = gamma_;
     e.slack = slack_;
-    prunedExactKernel<<<sms_, 32 * exactWarps_, exactSmem_, stream_>>>(e);
+    prunedExactKernel<<<sms_ * 8, 32 * exactWarps_, exactSmem_, stream_>>>(e);
     KL_CUDA_CHECK_LAUNCH(stream_);
   }
 
+  // The TF32 decision: every point (warm), or the points the start's or the bounds' tightening
+  // left open; then the near ties.
+  void launchTf32Decide(Mode mode, bool first) {
+    if (mode == Mode::Start) launchTighten(true);
+    if (mode == Mode::Pruned) launchTighten(false);
+    launchCenterPrep(centers_.get(), k_, d_, true, cc_.get(), cn_.get(), cabs_.get(), prepSmem_,
+                     stream_);
+    KL_CUDA_CHECK_LAUNCH(stream_);
+    PrunedTf32Out o{};
+    const bool listed = mode != Mode::Warm;
+    o.list = listed ? undecided_.get() : nullptr;
+    o.listCount = listed ? counter(kUndecided) : nullptr;
+    o.labels = labels_.get();
+    o.gaps = gaps_.get();
+    o.bounds = listed ? bounds_.get() : nullptr;
+    o.ties = ties_.get();
+    o.tieOld = tieOld_.get();
+    o.masks = masks_.get();
+    o.tieBest = tieBest_.get();
+    o.tieGapNc = tieGapNc_.get();
+    o.tieCount = counter(kTies);
+    o.changed = first ? nullptr : changed_.get();  // iteration 0: every point is added
+    o.changedCount = counter(kChanged);
+    launchTf32PrunedDecide(*tf32_, x_, n_, d_, cc_.get(), cn_.get(), cabs_.get(), k_,
+                           xnorm_.get(), kappa_, o, stream_);
+    // The near ties: in double among their candidates only (about 1 % of a warm iteration's
+    // points; from scratch, all K float distances first, they took 3 ms in iteration 1), with
+    // bounds that let them skip the next iterations (with (inf, 0), the same ~10,000 points came
+    // back every iteration: 57 us of each).
+    TieArgs t{};
+    t.X = x_;
+    t.d = d_;
+    t.k = k_;
+    t.C = centers_.get();
+    t.ties = ties_.get();
+    t.tieOld = tieOld_.get();
+    t.tieBest = tieBest_.get();
+    t.tieGapNc = tieGapNc_.get();
+    t.masks = masks_.get();
+    t.tieCount = counter(kTies);
+    t.labels = labels_.get();
+    t.bounds = bounds_.get();
+    t.gaps = gaps_.get();
+    t.changed = o.changed;
+    t.changedCount = counter(kChanged);
+    t.hard = hard_.get();
+    t.hardCount = counter(kHard);
+    prunedTieKernel<<<sms_ * 8, kSmallThreads, 0, stream_>>>(t);
+    KL_CUDA_CHECK_LAUNCH(stream_);
+    launchExact(o.changed, true);
+  }
+
   void launchSums(bool first) {
+    if (first && sortedFirst_) {  // every point, by label (the sums are zero from begin())
+      sorted_.launch(x_, labels_.get(), xsq_.get(), sums_.get(), sumsq_.get(), counts_.get(),
+                     stream_);
+      return;
+    }
     const dim3 grid(static_cast<unsigned>(sumsBlocks_), static_cast<unsigned>(sumsSlabs_));
     prunedSumsKernel<<<grid, kSmallThreads, sumsSmem_, stream_>>>(
         x_, n_, d_, k_, labels_.get(), xsq_.get(), first ? nullptr : changed_.get(),
@@ -363,6 +524,15 @@ class PrunedKMeans final : public KMeansEngine {
   size_t sumsSmem_ = 0;
   int exactWarps_ = 1;
   size_t exactSmem_ = 0;
+  std::optional<Tf32AssignPlan> tf32_;
+  std::string tf32Why_;  // why there is no TF32 decision
+  float kappa_ = 0;
+  size_t prepSmem_ = 0;
+  double warmShare_ = kWarmChangedShare;
+  SortedUpdate sorted_;
+  bool sortedFirst_ = false;
+  Mode lastMode_ = Mode::Warm;
+  int64_t lastChanged_ = 0, lastDecided_ = 0;
   cuda::EventPair events_[kKernels];
   bool ran_[kKernels] = {};
 
@@ -371,6 +541,10 @@ class PrunedKMeans final : public KMeansEngine {
   cuda::DeviceBuffer<double> sums_, sumsq_, outScores_, xsq_;
   cuda::DeviceBuffer<int> counts_, outCounts_, labels_, failed_, undecided_, ties_, counters_;
   cuda::DeviceBuffer<float> drift_, xnorm_;
+  cuda::DeviceBuffer<float> gaps_, cc_, cn_, cabs_;  // the TF32 decision's
+  cuda::DeviceBuffer<int> tieOld_, tieBest_, hard_;
+  cuda::DeviceBuffer<float> tieGapNc_;
+  cuda::DeviceBuffer<uint32_t> masks_;
   cuda::DeviceBuffer<unsigned long long> nearest_;  // K: the nearest other center (double bits)
   cuda::DeviceBuffer<float4> moves_;               // K: (drift, otherDrift, half, 0)
   cuda::DeviceBuffer<float2> bounds_;              // N: (upper, lower)

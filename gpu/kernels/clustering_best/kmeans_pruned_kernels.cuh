@@ -11,25 +11,13 @@
 #include <cstdint>
 
 #include "kernellab/kmeans_pruning.h"
+#include "kmeans_parts.cuh"
 
 namespace kernellab::clustering::best {
 namespace {
 
 constexpr int kSmallThreads = 256;  // every small kernel's block
 constexpr unsigned kFullMask = 0xffffffffu;
-
-// Appends the lanes whose `pred` holds to a list with one atomic per warp, not per point; returns
-// the lane's slot (or -1). Every lane of the warp must call it (the ballot needs all 32).
-__device__ __forceinline__ int warpAppendSlot(bool pred, int* counter) {
-  const unsigned mask = __ballot_sync(kFullMask, pred);
-  if (mask == 0u) return -1;
-  const int lane = static_cast<int>(threadIdx.x & 31u);
-  const int leader = __ffs(mask) - 1;
-  int base = 0;
-  if (lane == leader) base = atomicAdd(counter, __popc(mask));
-  base = __shfl_sync(kFullMask, base, leader);
-  return pred ? base + __popc(mask & ((1u << lane) - 1u)) : -1;
-}
 
 // Sum of a double over the block (every thread gets it); `scratch` holds 32 doubles.
 __device__ __forceinline__ double blockSum(double v, double* scratch) {
@@ -84,47 +72,51 @@ __global__ void __launch_bounds__(kSmallThreads)
   }
 }
 
-constexpr int kHalfTile = 16;   // centers per side of a pair tile (16 x 16 pairs, a block)
-constexpr int kHalfChunk = 32;  // dimensions staged at a time
+constexpr int kHalfBatch = 4;  // other centers measured per pass over a center's row
 
-// The squared distance of every pair of (moved) centers in double, a block per 16 x 16 tile of
-// the upper triangle, the dimensions staged through shared memory; each center's nearest other
-// center kept with an atomic minimum on the double's bits (non-negative doubles order like their
-// bits; a NaN's bits are above infinity's, so a NaN never wins, as std::min leaves it out on the
-// CPU). K = 100, D = 200: 28 blocks, 1e6 fused multiply-adds.
-__global__ void __launch_bounds__(kHalfTile * kHalfTile)
+// Each center's squared distance to its nearest other (moved) center, in double: a block per
+// center, each warp taking kHalfBatch other centers at a time with the lanes over the dimensions
+// (their loads in flight together), the minimum over the warps. NaN distances never win (fmin,
+// as std::min leaves a NaN out on the CPU); without another center, +inf. Stored as the double's
+// bits (the format prunedMoveFinishKernel reads). K = 100, D = 200: 1e6 fused multiply-adds; the
+// 16 x 16 pair tiles this replaced (a thread per pair walking the dimensions) took 17 us.
+__global__ void __launch_bounds__(kSmallThreads)
     prunedHalfKernel(const float* __restrict__ C, int k, int d,
                      unsigned long long* __restrict__ nearest) {
-  __shared__ float a[kHalfTile][kHalfChunk + 1], b[kHalfTile][kHalfChunk + 1];
-  const int tiles = (k + kHalfTile - 1) / kHalfTile;
-  int idx = static_cast<int>(blockIdx.x), ti = 0;
-  while (idx >= tiles - ti) {  // the block's tile pair (ti <= tj) from its triangular index
-    idx -= tiles - ti;
-    ++ti;
-  }
-  const int tj = ti + idx;
-  const int r = static_cast<int>(threadIdx.x) / kHalfTile, s = static_cast<int>(threadIdx.x) % kHalfTile;
-  const int i = ti * kHalfTile + r, j = tj * kHalfTile + s;
-  double dd = 0.0;
-  for (int q0 = 0; q0 < d; q0 += kHalfChunk) {
-    for (int e = static_cast<int>(threadIdx.x); e < kHalfTile * kHalfChunk; e += blockDim.x) {
-      const int row = e / kHalfChunk, col = e - row * kHalfChunk, q = q0 + col;
-      const int ci = ti * kHalfTile + row, cj = tj * kHalfTile + row;
-      a[row][col] = (ci < k && q < d) ? C[static_cast<int64_t>(ci) * d + q] : 0.f;
-      b[row][col] = (cj < k && q < d) ? C[static_cast<int64_t>(cj) * d + q] : 0.f;
+  __shared__ double warpMin[kSmallThreads / 32];
+  const int i = static_cast<int>(blockIdx.x);
+  const int lane = static_cast<int>(threadIdx.x & 31u), warp = static_cast<int>(threadIdx.x >> 5);
+  const int warps = static_cast<int>(blockDim.x >> 5);
+  const float* ci = C + static_cast<int64_t>(i) * d;
+  double mn = INFINITY;
+  for (int j0 = warp * kHalfBatch; j0 < k; j0 += warps * kHalfBatch) {  // warp-uniform
+    double acc[kHalfBatch];
+#pragma unroll
+    for (int u = 0; u < kHalfBatch; ++u) acc[u] = 0.0;
+    for (int q = lane; q < d; q += 32) {
+      const double xi = ci[q];
+#pragma unroll
+      for (int u = 0; u < kHalfBatch; ++u) {
+        const int j = j0 + u;
+        if (j < k && j != i) {
+          const double dv = xi - double(C[static_cast<int64_t>(j) * d + q]);
+          acc[u] = fma(dv, dv, acc[u]);
+        }
+      }
     }
-    __syncthreads();
-#pragma unroll 8
-    for (int col = 0; col < kHalfChunk; ++col) {
-      const double diff = double(a[r][col]) - double(b[s][col]);
-      dd = fma(diff, diff, dd);
+#pragma unroll
+    for (int u = 0; u < kHalfBatch; ++u) {
+      double v = acc[u];
+      for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(kFullMask, v, o);
+      const int j = j0 + u;
+      if (j < k && j != i) mn = fmin(mn, v);
     }
-    __syncthreads();  // the tiles are refilled next
   }
-  if (i < k && j < k && i < j) {
-    const unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(dd));
-    atomicMin(nearest + i, bits);
-    atomicMin(nearest + j, bits);
+  if (lane == 0) warpMin[warp] = mn;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < warps; ++w) mn = fmin(mn, warpMin[w]);  // a fixed order
+    nearest[i] = static_cast<unsigned long long>(__double_as_longlong(mn));
   }
 }
 
@@ -276,20 +268,29 @@ __device__ __forceinline__ float warpSquaredDistance(const float* __restrict__ x
 // The points that failed the bounds test, up to 32 to a warp round: for each, the warp
 // re-measures its own center (one distance, the point's row read contiguously); the point keeps
 // its label with the tightened upper bound when prunedTightenedHolds, else it is listed for the
-// full decision. The verdict of round point j stays on lane j, so the warp appends its failures
-// at once. A round is as long as the list needs to cover every warp once (a short list: one point
-// per warp, one memory round trip; a long one: 32, one atomic per 32 points).
+// full decision with bounds (upper, lower bound of its own distance), which the TF32 decision
+// turns into Hamerly bounds (decideSliceRowsPruned). The verdict of round point j stays on lane
+// j, so the warp appends its failures at once. A round is as long as the list needs to cover
+// every warp once (a short list: one point per warp, one memory round trip; a long one: 32, one
+// atomic per 32 points).
+//
+// With `gaps` (the first iteration after warm ones, which kept no bounds): every point, `failed`
+// null and n of them. The lower bound comes from the gap the last warm iteration proved,
+// d^2(second) - d^2(label) >= gap with its centers: d_old(x, c_label) >= own - drift, so every
+// other center was at least sqrt((own - drift)^2 + gap) away, and is now at least that minus the
+// largest drift of the others.
 __global__ void __launch_bounds__(kSmallThreads)
     prunedTightenKernel(const float* __restrict__ X, int d, int k, const float* __restrict__ C,
                         bool vec4, const int* __restrict__ failed,
-                        const int* __restrict__ failedCount, const int* __restrict__ labels,
+                        const int* __restrict__ failedCount, int64_t n,
+                        const float* __restrict__ gaps, const int* __restrict__ labels,
                         float2* __restrict__ bounds, const float4* __restrict__ moves,
                         double gamma, double slack, int* __restrict__ undecided,
                         int* __restrict__ undecidedCount) {
   const int lane = static_cast<int>(threadIdx.x & 31u);
   const int64_t warp = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const int64_t warps = (static_cast<int64_t>(gridDim.x) * blockDim.x) >> 5;
-  const int count = *failedCount;
+  const int64_t count = failed ? static_cast<int64_t>(*failedCount) : n;
   int64_t per = (count + warps - 1) / warps;
   per = per < 1 ? 1 : per > 32 ? 32 : per;
   for (int64_t base = warp * per; base < count; base += warps * per) {
@@ -297,23 +298,30 @@ __global__ void __launch_bounds__(kSmallThreads)
     int mine = -1;
     const int round = static_cast<int>(count - base < per ? count - base : per);
     for (int j = 0; j < round; ++j) {  // warp-uniform
-      const int p = failed[base + j];
+      const int p = failed ? failed[base + j] : static_cast<int>(base + j);
       const int a = labels[p];
       bool holds = false;
-      float own = 0.f;
+      float own = INFINITY, ownLow = 0.f, lower = 0.f;
       if (a >= 0 && a < k) {
         const float f = warpSquaredDistance(X + static_cast<int64_t>(p) * d,
                                             C + static_cast<int64_t>(a) * d, d, vec4, lane);
         own = floatUp(upperDistance(f, gamma, slack));
-        const float2 b = bounds[p];
+        ownLow = floatDown(lowerDistance(f, gamma, slack));
         const float4 m = __ldg(moves + a);
-        holds = prunedTightenedHolds(own, PrunedPointBounds{b.x, b.y},
+        if (gaps) {
+          const double before = fmax(0.0, double(ownLow) - double(m.x));
+          const double second = sqrt(before * before + double(gaps[p])) * (1.0 - 1e-12);
+          lower = floatDown(second - double(m.y));
+        } else {
+          lower = bounds[p].y;
+        }
+        holds = prunedTightenedHolds(own, PrunedPointBounds{own, lower},
                                      PrunedCenterMove{m.x, m.y, m.z});
       }
       if (lane == j) {
         mine = p;
         undecide = !holds;
-        if (holds) bounds[p].x = own;  // the lower bound is the bounds kernel's
+        bounds[p] = holds ? make_float2(own, lower) : make_float2(own, ownLow);
       }
     }
     const int slot = warpAppendSlot(undecide, undecidedCount);
@@ -321,7 +329,106 @@ __global__ void __launch_bounds__(kSmallThreads)
   }
 }
 
+// The TF32 decision's near ties, a warp each: the candidates' squared distances in double (as
+// exactFixKernel: lanes over the dimensions, up to kTieBatch candidates per pass over the point,
+// lowest index at equal distance), then the point's bounds, so that a near tie is not measured
+// again in every iteration: u from its own distance; l from the other candidates' distances and,
+// for the other centers, d^2(tieBest) + gapNc (kmeans_assign_decide.cuh). d^2 in double is
+// within D 2^-53 of the exact value: the 1e-12 margins cover it. A changed label is listed with
+// the old one. A point with no finite candidate distance (NaN coordinates) gets its old label
+// back and goes to `hard`, for prunedExactKernel and the CPU's rules.
+struct TieArgs {
+  const float* X;
+  int d, k;
+  const float* C;  // K x D, point-major
+  const int* ties;
+  const int* tieOld;
+  const int* tieBest;
+  const float* tieGapNc;
+  const uint32_t* masks;
+  const int* tieCount;
+  int* labels;
+  float2* bounds;
+  float* gaps;
+  int2* changed;  // or null
+  int* changedCount;
+  int* hard;
+  int* hardCount;
+};
+
+constexpr int kTieBatch = 4;
+
+__global__ void __launch_bounds__(kSmallThreads) prunedTieKernel(TieArgs a) {
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+  const int count = *a.tieCount;
+  const int64_t warps = (static_cast<int64_t>(gridDim.x) * blockDim.x) >> 5;
+  for (int64_t w = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; w < count;
+       w += warps) {
+    const int p = a.ties[w];
+    const int top = a.tieBest[w];
+    const float* x = a.X + static_cast<int64_t>(p) * a.d;
+    double best = INFINITY, second = INFINITY, atTop = NAN;
+    int label = -1;
+    for (int k0 = 0; k0 < a.k; k0 += 32) {
+      uint32_t bits = a.masks[w * kMaskWords + (k0 >> 5)];
+      while (bits) {  // the same bits on every lane: warp-uniform
+        int kb[kTieBatch];
+#pragma unroll
+        for (int b = 0; b < kTieBatch; ++b) {
+          kb[b] = bits ? k0 + __ffs(bits) - 1 : -1;
+          bits &= bits - 1u;
+        }
+        double acc[kTieBatch];
+#pragma unroll
+        for (int b = 0; b < kTieBatch; ++b) acc[b] = 0.0;
+        for (int q = lane; q < a.d; q += 32) {
+          const double xv = double(x[q]);
+#pragma unroll
+          for (int b = 0; b < kTieBatch; ++b)
+            if (kb[b] >= 0) {
+              const double dv = xv - double(a.C[static_cast<int64_t>(kb[b]) * a.d + q]);
+              acc[b] = fma(dv, dv, acc[b]);
+            }
+        }
+#pragma unroll
+        for (int b = 0; b < kTieBatch; ++b) {
+          if (kb[b] < 0) break;  // warp-uniform
+          double v = acc[b];
+          for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(kFullMask, v, o);
+          if (kb[b] == top) atTop = v;
+          if (v < best) {  // increasing index: the lowest at equal distance
+            second = best;
+            best = v;
+            label = kb[b];
+          } else {
+            second = fmin(second, v);
+          }
+        }
+      }
+    }
+    if (lane == 0) {
+      const int old = a.tieOld[w];
+      if (label < 0) {
+        a.labels[p] = old;
+        a.hard[atomicAdd(a.hardCount, 1)] = p;
+      } else {
+        a.labels[p] = label;
+        // Every other center: a candidate (second, which holds tieBest when it is not the label)
+        // or not (at least d^2(tieBest) + gapNc).
+        const double others = isfinite(atTop) ? atTop + double(a.tieGapNc[w]) : 0.0;
+        const double lowSq = fmin(second, others) * (1.0 - 1e-12);
+        const double ownSq = best * (1.0 + 1e-12);
+        a.bounds[p] = make_float2(floatUp(sqrt(ownSq) * (1.0 + 1e-15)),
+                                  floatDown(sqrt(fmax(0.0, lowSq)) * (1.0 - 1e-15)));
+        a.gaps[p] = floatDown(fmax(0.0, lowSq - ownSq));
+        if (a.changed && label != old) a.changed[atomicAdd(a.changedCount, 1)] = make_int2(p, old);
+      }
+    }
+  }
+}
+
 constexpr int kSumsBatch = 32;  // changed points staged at a time
+constexpr int kDirectSumsMax = 1024;  // changed points up to which the sums take global atomics
 
 // Shared memory of prunedSumsKernel: a K x slab table of double sums, K |x|^2 sums, K counts, K
 // touched flags, then the batch (point, old label, new label).
@@ -354,6 +461,34 @@ __global__ void __launch_bounds__(kSmallThreads)
   int* batchNew = batchOld + kSumsBatch;
 
   const int64_t count = changed ? static_cast<int64_t>(*changedCount) : n;
+  if (changed && count <= kDirectSumsMax) {
+    // Few changes (the later iterations: tens to hundreds): each (point, dimension) straight
+    // into the global sums, no table to clear and flush (that cost ~20 us per iteration).
+    if (blockIdx.y != 0) return;
+    const int64_t total = count * d;
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+      const int64_t j = e / d;
+      const int q = static_cast<int>(e - j * d);
+      const int2 ch = changed[j];
+      const int p = ch.x, old = ch.y, now = labels[p];
+      const double v = X[static_cast<int64_t>(p) * d + q];
+      const bool hasOld = old >= 0 && old < k, hasNow = now >= 0 && now < k;
+      if (hasOld) atomicAdd(sums + static_cast<int64_t>(old) * d + q, -v);
+      if (hasNow) atomicAdd(sums + static_cast<int64_t>(now) * d + q, v);
+      if (q == 0) {
+        if (hasOld) {
+          atomicAdd(sumsq + old, -xsq[p]);
+          atomicAdd(counts + old, -1);
+        }
+        if (hasNow) {
+          atomicAdd(sumsq + now, xsq[p]);
+          atomicAdd(counts + now, 1);
+        }
+      }
+    }
+    return;
+  }
   int64_t per = (count + gridDim.x - 1) / gridDim.x;
   if (per < minPerBlock) per = minPerBlock;  // few changes: few blocks, few rows to flush
   const int64_t begin = static_cast<int64_t>(blockIdx.x) * per;

@@ -48,16 +48,20 @@ __device__ __forceinline__ void loadA(uint32_t (&a)[4], const float* tileRow0, i
 #endif
 
 // NT: 8-center tiles; MT: 16-row tiles per warp (2: 8 warps of 32 rows; 1: 16 warps of 16 rows,
-// fewer registers and twice the warps to hide latency).
-template <int NT, int MT>
+// fewer registers and twice the warps to hide latency). kPruned: the pruned engine's kernel, its
+// rows read through pr.list when there is one (pr.listCount of them) and decided by
+// decideSliceRowsPruned; else best's (labels, unsure, masks).
+template <int NT, int MT, bool kPruned>
 __global__ void __launch_bounds__(32 * 16 / MT, 1)
     kmeansTf32AssignKernel(const float* __restrict__ X, int64_t n, int d,
                            const float* __restrict__ Cc, const float* __restrict__ cn,
                            const float* __restrict__ cabs, int k, const float* __restrict__ xnorm,
                            float kappa, int pairs, int stages, bool vec, int* __restrict__ labels,
                            int* __restrict__ unsure, int* __restrict__ unsureCount,
-                           uint32_t* __restrict__ masks) {
+                           uint32_t* __restrict__ masks, PrunedTf32Out pr) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const int* list = kPruned ? pr.list : nullptr;
+  if (list) n = *pr.listCount;
   constexpr int kStageFloats = kTf32TilePoints * kTf32StagePitch;
   constexpr int kWarpRows = 16 * MT;
   extern __shared__ __align__(16) float smem[];
@@ -70,13 +74,28 @@ __global__ void __launch_bounds__(32 * 16 / MT, 1)
   constexpr int kStepsPerStage = kTf32StageDims / 8;
   const int dStages = (d + kTf32StageDims - 1) / kTf32StageDims;
 
-  for (int e = tid; e < pairs * NT * 32 * 4; e += blockDim.x) {
-    const int w = e & 3, L = (e >> 2) & 31, rest = e >> 7;
-    const int nt = rest % NT, p = rest / NT;
-    const int kk = nt * 8 + (L >> 2);
-    const int q = p * 16 + (w >> 1) * 8 + (w & 1) * 4 + (L & 3);
-    const float v = (kk < k && q < d) ? Cc[static_cast<int64_t>(kk) * d + q] : 0.f;
-    reinterpret_cast<uint32_t*>(Bf)[e] = toTf32(v);
+  // Eight loads in flight per thread before their stores: one at a time, each waiting on L2,
+  // the fragments took ~30 us per block (Nsight Compute, H200, K = 100, D = 200), the whole
+  // decision of a short list in the pruned engine's late iterations.
+  constexpr int kLoadBatch = 8;
+  const int fragWords = pairs * NT * 32 * 4;
+  for (int e0 = tid; e0 < fragWords; e0 += kLoadBatch * blockDim.x) {
+    float v[kLoadBatch];
+#pragma unroll
+    for (int u = 0; u < kLoadBatch; ++u) {
+      const int e = e0 + u * static_cast<int>(blockDim.x);
+      const int w = e & 3, L = (e >> 2) & 31, rest = e >> 7;
+      const int nt = rest % NT, p = rest / NT;
+      const int kk = nt * 8 + (L >> 2);
+      const int q = p * 16 + (w >> 1) * 8 + (w & 1) * 4 + (L & 3);
+      v[u] = (e < fragWords && kk < k && q < d) ? __ldg(Cc + static_cast<int64_t>(kk) * d + q)
+                                                : 0.f;
+    }
+#pragma unroll
+    for (int u = 0; u < kLoadBatch; ++u) {
+      const int e = e0 + u * static_cast<int>(blockDim.x);
+      if (e < fragWords) reinterpret_cast<uint32_t*>(Bf)[e] = toTf32(v[u]);
+    }
   }
   for (int kk = tid; kk < NT * 8; kk += blockDim.x)
     cS[kk] = kk < k ? make_float2(cn[kk], cabs[kk]) : make_float2(INFINITY, 0.f);  // never wins
@@ -114,10 +133,13 @@ __global__ void __launch_bounds__(32 * 16 / MT, 1)
       const int64_t srcStep = static_cast<int64_t>(rowStep) * d;
       for (int r = 0; r < kWarpRows / rowStep; ++r) {
         const bool ok = inD && r * rowStep < rowsLeft;
+        const float* from = src;
+        if (kPruned && list && ok)  // a listed point's row: its index from the list (L1)
+          from = X + static_cast<int64_t>(list[i0 + firstRow + r * rowStep]) * d + q;
         if (vec)
-          copyAsync(dst, ok ? src : X, ok ? 16 : 0, 16);
+          copyAsync(dst, ok ? from : X, ok ? 16 : 0, 16);
         else
-          copyAsync(dst, ok ? src : X, ok ? 4 : 0, 4);
+          copyAsync(dst, ok ? from : X, ok ? 4 : 0, 4);
         dst += rowStep * kTf32StagePitch;
         src += srcStep;
       }
@@ -175,9 +197,13 @@ __global__ void __launch_bounds__(32 * 16 / MT, 1)
     // live beside the sums.
     const int64_t rowBase = unitOf(u) * kWarpRows + g;
 #pragma unroll
-    for (int mm = 0; mm < MT; ++mm)
-      decideSliceRows<NT>(acc[mm], rowBase + mm * 16, n, k, lane, cS, xnorm, kappa, labels,
-                          unsure, unsureCount, masks);
+    for (int mm = 0; mm < MT; ++mm) {
+      if constexpr (kPruned)
+        decideSliceRowsPruned<NT>(acc[mm], rowBase + mm * 16, n, k, lane, cS, xnorm, kappa, pr);
+      else
+        decideSliceRows<NT>(acc[mm], rowBase + mm * 16, n, k, lane, cS, xnorm, kappa, labels,
+                            unsure, unsureCount, masks);
+    }
   }
   waitAsync(0);
 #else
@@ -187,24 +213,25 @@ __global__ void __launch_bounds__(32 * 16 / MT, 1)
 
 using AssignKernel = void (*)(const float*, int64_t, int, const float*, const float*,
                               const float*, int, const float*, float, int, int, bool, int*, int*,
-                              int*, uint32_t*);
+                              int*, uint32_t*, PrunedTf32Out);
 
-template <int MT, int... NT>
+template <int MT, bool kPruned, int... NT>
 AssignKernel kernelFor(int nTiles, std::integer_sequence<int, NT...>) {
   AssignKernel out = nullptr;
-  ((nTiles == NT + 1 ? (out = kmeansTf32AssignKernel<NT + 1, MT>, 0) : 0), ...);
+  ((nTiles == NT + 1 ? (out = kmeansTf32AssignKernel<NT + 1, MT, kPruned>, 0) : 0), ...);
   return out;
 }
 
 // 32 rows per warp (MT = 2). 16 rows per warp with 16 warps measured no faster on the H200 and
 // spills at its 128-register cap, so it is not built.
-AssignKernel assignKernel(int nTiles) {
-  return kernelFor<2>(nTiles, std::make_integer_sequence<int, kTf32MaxCenters / 8>{});
+AssignKernel assignKernel(int nTiles, bool pruned) {
+  constexpr auto tiles = std::make_integer_sequence<int, kTf32MaxCenters / 8>{};
+  return pruned ? kernelFor<2, true>(nTiles, tiles) : kernelFor<2, false>(nTiles, tiles);
 }
 
 }  // namespace
 
-std::optional<Tf32AssignPlan> planTf32Assign(int k, int d, std::string& why) {
+std::optional<Tf32AssignPlan> planTf32Assign(int k, int d, std::string& why, bool pruned) {
   if (currentComputeCapability() < 80) {
     why = "the TF32 tensor-core assign needs compute capability 8.0 or newer (mma.sync TF32)";
     return std::nullopt;
@@ -215,6 +242,7 @@ std::optional<Tf32AssignPlan> planTf32Assign(int k, int d, std::string& why) {
     return std::nullopt;
   }
   Tf32AssignPlan p;
+  p.pruned = pruned;
   p.nTiles = (k + 7) / 8;
   const int dPad = (d + kTf32StageDims - 1) / kTf32StageDims * kTf32StageDims;
   p.pairs = dPad / 16;
@@ -232,7 +260,7 @@ std::optional<Tf32AssignPlan> planTf32Assign(int k, int d, std::string& why) {
   }
   p.stages = static_cast<int>(std::min<size_t>(3, (optin - fixed) / stage));
   p.smem = fixed + p.stages * stage;
-  const AssignKernel kernel = assignKernel(p.nTiles);
+  const AssignKernel kernel = assignKernel(p.nTiles, pruned);
   KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(p.smem)));
   int perSM = 0;
@@ -248,14 +276,27 @@ void launchTf32Assign(const Tf32AssignPlan& p, const float* X, int64_t n, int d,
                       cudaStream_t stream) {
   const int64_t tiles = (n + kTf32TilePoints - 1) / kTf32TilePoints;
   const int grid = static_cast<int>(std::min<int64_t>(p.grid, std::max<int64_t>(1, tiles)));
-  assignKernel(p.nTiles)<<<grid, p.threads(), p.smem, stream>>>(
+  assignKernel(p.nTiles, false)<<<grid, p.threads(), p.smem, stream>>>(
       X, n, d, Cc, cn, cabs, k, xnorm, kappa, p.pairs, p.stages, p.vec, labels, unsure,
-      unsureCount, masks);
+      unsureCount, masks, PrunedTf32Out{});
+  KL_CUDA_CHECK_LAUNCH(stream);
+}
+
+void launchTf32PrunedDecide(const Tf32AssignPlan& p, const float* X, int64_t n, int d,
+                            const float* Cc, const float* cn, const float* cabs, int k,
+                            const float* xnorm, float kappa, const PrunedTf32Out& out,
+                            cudaStream_t stream) {
+  // With a list, n is its capacity: the kernel reads the length and each warp stops past it.
+  const int64_t tiles = (n + kTf32TilePoints - 1) / kTf32TilePoints;
+  const int grid = static_cast<int>(std::min<int64_t>(p.grid, std::max<int64_t>(1, tiles)));
+  assignKernel(p.nTiles, true)<<<grid, p.threads(), p.smem, stream>>>(
+      X, n, d, Cc, cn, cabs, k, xnorm, kappa, p.pairs, p.stages, p.vec, nullptr, nullptr,
+      nullptr, nullptr, out);
   KL_CUDA_CHECK_LAUNCH(stream);
 }
 
 ResourceUsage tf32AssignResources(const Tf32AssignPlan& p) {
-  return cuda::kernelResources(assignKernel(p.nTiles), p.threads(), p.smem);
+  return cuda::kernelResources(assignKernel(p.nTiles, p.pruned), p.threads(), p.smem);
 }
 
 }  // namespace kernellab::clustering::best

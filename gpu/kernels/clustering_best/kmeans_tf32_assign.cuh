@@ -34,6 +34,7 @@ constexpr int kTf32StagePitch = kTf32StageDims + 4;   // floats per staged row: 
 constexpr int kTf32MaxCenters = 32 * kMaskWords;      // 128: the candidate masks' width
 
 struct Tf32AssignPlan {
+  bool pruned = false;  // the pruned engine's kernel (launchTf32PrunedDecide)
   int nTiles = 0;   // accumulator tiles of 8 centers: K padded to 8 * nTiles
   int pairs = 0;    // pairs of 8-dimension k-steps: D padded to 32, over 16
   int stages = 0;   // pipeline depth
@@ -47,7 +48,8 @@ struct Tf32AssignPlan {
 // The plan for K centers of D dimensions on the current device, or nothing (with the reason in
 // `why`) when the fused assign cannot run: compute capability below 8.0 (no TF32 mma), K above
 // kTf32MaxCenters, or the centers and two stages not fitting in a block's shared memory.
-std::optional<Tf32AssignPlan> planTf32Assign(int k, int d, std::string& why);
+// pruned: the plan of the pruned k-means engine's kernel, the same products with its decision.
+std::optional<Tf32AssignPlan> planTf32Assign(int k, int d, std::string& why, bool pruned = false);
 
 // Labels of the points the bound decides, -1 and an entry in `unsure` (with its mask of
 // candidate centers in masks[entry * kMaskWords ...]) for the others.
@@ -55,6 +57,30 @@ void launchTf32Assign(const Tf32AssignPlan& plan, const float* X, int64_t n, int
                       const float* Cc, const float* cn, const float* cabs, int k,
                       const float* xnorm, float kappa, int* labels, int* unsure, int* unsureCount,
                       uint32_t* masks, cudaStream_t stream);
+
+// The pruned k-means engine's outputs (kmeans_assign_decide.cuh, decideSliceRowsPruned).
+struct PrunedTf32Out {
+  const int* list;        // list position -> point, or null: every point
+  const int* listCount;   // the list's length on the device (with list)
+  int* labels;            // the old label on entry, the new one for sure points
+  float* gaps;            // N: d^2(second nearest) - d^2(nearest), a lower bound, per sure point
+  float2* bounds;         // N (u, l), or null: not kept (the warm iterations)
+  int* ties;              // the points the bound leaves open (their label untouched), with
+  int* tieOld;            // their labels and
+  uint32_t* masks;        // their candidate centers ([tie][kMaskWords]),
+  int* tieBest;           // the TF32 best (a candidate; -1: none) and
+  float* tieGapNc;        // d^2(any non-candidate) - d^2(tieBest), a lower bound (s units)
+  int* tieCount;
+  int2* changed;          // (point, old label) of a changed label, or null: not listed
+  int* changedCount;
+};
+
+// The pruned engine's decision of `n` points (or of out.list, at most n entries): the same
+// products as launchTf32Assign, decided by decideSliceRowsPruned. The plan must be pruned.
+void launchTf32PrunedDecide(const Tf32AssignPlan& plan, const float* X, int64_t n, int d,
+                            const float* Cc, const float* cn, const float* cabs, int k,
+                            const float* xnorm, float kappa, const PrunedTf32Out& out,
+                            cudaStream_t stream);
 
 ResourceUsage tf32AssignResources(const Tf32AssignPlan& plan);
 
