@@ -261,39 +261,20 @@ __global__ void __launch_bounds__(kFixThreads)
     const float limit = cand.masks ? 0.f : bestInterval(cand, n, k, i, lane);
     double best = INFINITY;
     int bestK = -1;
-    // The candidates in batches of up to kFixBatch (in increasing index order): one pass over
-    // the point's dimensions serves the whole batch (the x reads are shared and the centers'
-    // reads independent), and the batch's butterflies are independent chains, where one
-    // candidate at a time waited on its loads and its reduction before the next began.
+    // The candidates in batches of up to kFixBatch, in increasing index order
+    // (warpExactDistances says why batches).
     for (int k0 = 0; k0 < k; k0 += 32) {
       uint32_t bits = candidateBits(cand, n, k, i, w, k0, limit, lane);
       while (bits) {  // the same bits on every lane: the loop is warp-uniform
         int kb[kFixBatch];  // the batch's centers, -1 past the word's last candidate
-#pragma unroll
-        for (int b = 0; b < kFixBatch; ++b) {
-          kb[b] = bits ? k0 + __ffs(bits) - 1 : -1;
-          bits &= bits - 1u;
-        }
-        double acc[kFixBatch];
-#pragma unroll
-        for (int b = 0; b < kFixBatch; ++b) acc[b] = 0.0;
-        for (int q = lane; q < d; q += 32) {
-          const double xv = double(x[q]);
-#pragma unroll
-          for (int b = 0; b < kFixBatch; ++b)
-            if (kb[b] >= 0) {
-              const double dv = xv - double(C[static_cast<int64_t>(kb[b]) * d + q]);
-              acc[b] = fma(dv, dv, acc[b]);
-            }
-        }
+        takeCandidates(bits, k0, kb);
+        double v[kFixBatch];
+        warpExactDistances(x, C, d, kb, lane, v);
 #pragma unroll
         for (int b = 0; b < kFixBatch; ++b) {
           if (kb[b] < 0) break;  // warp-uniform
-          // A butterfly: every lane ends with the same sum (each step adds the same two numbers).
-          double v = acc[b];
-          for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-          if (v < best) {  // candidates in increasing order: the lowest index at equal distance
-            best = v;
+          if (v[b] < best) {  // candidates in increasing order: the lowest index at equal distance
+            best = v[b];
             bestK = kb[b];
           }
         }

@@ -79,6 +79,44 @@ struct Candidates {
   float kappa;
 };
 
+// The next batch of up to B candidate centers from a word of candidate bits (bit j: center
+// k0 + j), lowest first, -1 past the word's last; they are cleared from `bits`.
+template <int B>
+__device__ __forceinline__ void takeCandidates(uint32_t& bits, int k0, int (&kb)[B]) {
+#pragma unroll
+  for (int b = 0; b < B; ++b) {
+    kb[b] = bits ? k0 + __ffs(bits) - 1 : -1;
+    bits &= bits - 1u;
+  }
+}
+
+// The squared distances in double of point x to the batch's centers (rows of C, point-major;
+// kb[b] < 0: none), the lanes over the dimensions: one pass over x serves the whole batch (the x
+// reads shared, the centers' reads independent) and the butterflies are independent chains,
+// where one candidate at a time waited on its loads and its reduction before the next began.
+// Every lane ends with the same sums (each butterfly step adds the same two numbers).
+template <int B>
+__device__ __forceinline__ void warpExactDistances(const float* __restrict__ x,
+                                                   const float* __restrict__ C, int d,
+                                                   const int (&kb)[B], int lane, double (&v)[B]) {
+#pragma unroll
+  for (int b = 0; b < B; ++b) v[b] = 0.0;
+  for (int q = lane; q < d; q += 32) {
+    const double xv = double(x[q]);
+#pragma unroll
+    for (int b = 0; b < B; ++b)
+      if (kb[b] >= 0) {
+        const double dv = xv - double(C[static_cast<int64_t>(kb[b]) * d + q]);
+        v[b] = fma(dv, dv, v[b]);
+      }
+  }
+#pragma unroll
+  for (int b = 0; b < B; ++b) {
+    if (kb[b] < 0) break;  // warp-uniform
+    for (int o = 16; o > 0; o >>= 1) v[b] += __shfl_xor_sync(0xffffffffu, v[b], o);
+  }
+}
+
 // One warp per listed point: for each candidate center (lowest index first), the squared distance
 // in double with the lanes over the dimensions (the CPU reference's arithmetic; its summation order
 // differs by far less than the verification's tie tolerance), reduced across the warp; the lowest

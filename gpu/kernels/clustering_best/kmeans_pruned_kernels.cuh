@@ -373,35 +373,19 @@ __global__ void __launch_bounds__(kSmallThreads) prunedTieKernel(TieArgs a) {
       uint32_t bits = a.masks[w * kMaskWords + (k0 >> 5)];
       while (bits) {  // the same bits on every lane: warp-uniform
         int kb[kTieBatch];
-#pragma unroll
-        for (int b = 0; b < kTieBatch; ++b) {
-          kb[b] = bits ? k0 + __ffs(bits) - 1 : -1;
-          bits &= bits - 1u;
-        }
-        double acc[kTieBatch];
-#pragma unroll
-        for (int b = 0; b < kTieBatch; ++b) acc[b] = 0.0;
-        for (int q = lane; q < a.d; q += 32) {
-          const double xv = double(x[q]);
-#pragma unroll
-          for (int b = 0; b < kTieBatch; ++b)
-            if (kb[b] >= 0) {
-              const double dv = xv - double(a.C[static_cast<int64_t>(kb[b]) * a.d + q]);
-              acc[b] = fma(dv, dv, acc[b]);
-            }
-        }
+        takeCandidates(bits, k0, kb);
+        double v[kTieBatch];
+        warpExactDistances(x, a.C, a.d, kb, lane, v);
 #pragma unroll
         for (int b = 0; b < kTieBatch; ++b) {
           if (kb[b] < 0) break;  // warp-uniform
-          double v = acc[b];
-          for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(kFullMask, v, o);
-          if (kb[b] == top) atTop = v;
-          if (v < best) {  // increasing index: the lowest at equal distance
+          if (kb[b] == top) atTop = v[b];
+          if (v[b] < best) {  // increasing index: the lowest at equal distance
             second = best;
-            best = v;
+            best = v[b];
             label = kb[b];
           } else {
-            second = fmin(second, v);
+            second = fmin(second, v[b]);
           }
         }
       }
