@@ -160,7 +160,7 @@ class PrunedKMeans final : public KMeansEngine {
     // quarter of the block-private sums' time at N = 1e6); other iterations follow the changes.
     if (SortedUpdate::fits(k, d)) {
       sorted_.allocate(n, k, d, sms_);
-      sortedFirst_ = true;
+      sortedFits_ = true;
     }
     // |x|^2 of every point, once: the sums of the members' squares follow the changed points.
     const int normWarps = kPartThreads / 32;  // a warp per point
@@ -494,7 +494,7 @@ class PrunedKMeans final : public KMeansEngine {
   }
 
   void launchSums(bool first, bool resum) {
-    if (resum && sortedFirst_) {  // every point, by label, from zero
+    if (resum && sortedFits_) {  // every point, by label, from zero
       if (!first) {  // iteration 0's sums are zero from begin()
         KL_CUDA_CHECK(cudaMemsetAsync(sums_.get(), 0, sums_.bytes(), stream_));
         KL_CUDA_CHECK(cudaMemsetAsync(sumsq_.get(), 0, sumsq_.bytes(), stream_));
@@ -540,7 +540,7 @@ class PrunedKMeans final : public KMeansEngine {
   size_t prepSmem_ = 0;
   double warmShare_ = kWarmChangedShare;
   SortedUpdate sorted_;
-  bool sortedFirst_ = false;
+  bool sortedFits_ = false;  // sorted_ is allocated: every point can be summed by label
   Mode lastMode_ = Mode::Warm;
   int64_t lastChanged_ = 0, lastDecided_ = 0;
   cuda::EventPair events_[kKernels];
