@@ -828,13 +828,16 @@ ChartSpec kmeansWorkChart(const QVector<const RunRef*>& runs, Family family) {
   spec.notes << QObject::tr(
       "Solid: the share of the N points whose coordinates the pruned variant read in that "
       "iteration. Dashed: the share of the N x K point-center distances it computed. Every other "
-      "point cost it 12 bytes (its label and two bounds). The first iteration computes every "
+      "point cost it its label and bounds only (12 bytes on a GPU; on the CPU backend 8 bytes "
+      "and 4 per group of centers). The first iteration computes every "
       "distance; the unpruned variants do in every iteration.");
   spec.notes << QObject::tr(
       "Hamerly's test: a point keeps its cluster unread while the upper bound on the distance to "
       "its center, grown by that center's drift, stays below both the lower bound on every other "
       "center (shrunk by the largest other drift) and half the distance from its center to the "
-      "nearest other one. Failing that it re-measures its own center, and only then all K. The "
+      "nearest other one. Failing that it re-measures its own center, and only then the others "
+      "(on the CPU backend the lower bound is kept per group of about ten centers, Yinyang's, "
+      "and only the groups it cannot exclude are measured: fewer distances than points read). The "
       "margins are proven, so the labels are plain Lloyd's. The bounds loosen as fast as the "
       "centers move: they skip little while the centers travel far (the first iterations, one "
       "broad cloud) and almost everything once they settle.");

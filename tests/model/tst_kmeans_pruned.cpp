@@ -15,6 +15,7 @@
 #include "pruned_requests.h"
 #include "kernellab/json_io.h"
 #include "kernellab/kmeans_pruning.h"
+#include "kmeans_center_groups.h"
 #include "kmeans_pruned_cpu.h"
 
 using namespace kernellab;
@@ -65,6 +66,9 @@ class TstKMeansPruned : public QObject {
     QTest::newRow("seed generator") << 6000 << 12 << 24 << int(DatasetShape::SeedGenerator) << 0.0;
     QTest::newRow("one broad cloud") << 3000 << 10 << 16 << int(DatasetShape::Blobs) << 0.99999;
     QTest::newRow("D = 1, ties") << 1001 << 9 << 1 << int(DatasetShape::SeedGenerator) << 0.0;
+    // Four and three groups of centers: the group bounds, the skipped groups, the local filter.
+    QTest::newRow("seed generator, 40 centers") << 4000 << 40 << 8 << int(DatasetShape::SeedGenerator) << 0.0;
+    QTest::newRow("one broad cloud, 30 centers") << 3000 << 30 << 6 << int(DatasetShape::Blobs) << 0.99999;
   }
   // Every iteration's labels against the reference run for that many iterations, and every
   // point's bounds against its exact distances to the centers the iteration used.
@@ -82,8 +86,11 @@ class TstKMeansPruned : public QObject {
     for (int it = 0; it < kIterations; ++it) {
       const clustering::KMeansPrunedIteration step = host.iterate(it);
       QCOMPARE(step.skipped + step.tightened + step.decided, int64_t(n));
-      QCOMPARE(step.distances, step.tightened + int64_t(k) * step.decided);
+      // A decided point measures its own center and the groups it cannot exclude.
+      QVERIFY(step.distances >= step.tightened + step.decided);
+      QVERIFY(step.distances <= step.tightened + int64_t(k) * step.decided);
       if (it == 0) QCOMPARE(step.decided, int64_t(n));
+      if (it == 0) QCOMPARE(step.distances, int64_t(n) * k);
       const clustering::KMeansReference ref = clustering::referenceKMeans(s, start, k, it + 1, -1.0);
       int64_t differ = 0;
       for (int64_t i = 0; i < n; ++i) differ += host.labels()[size_t(i)] != ref.labels[size_t(i)];
@@ -92,8 +99,11 @@ class TstKMeansPruned : public QObject {
       int64_t count = 0;
       for (int c = 0; c < k; ++c) count += step.clusterCount[size_t(c)];
       QCOMPARE(count, int64_t(n));
-      // The bounds are bounds, measured exactly against the centers this assignment used.
+      // The bounds are bounds, measured exactly against the centers this assignment used: the
+      // upper one for the own center, a group's for every other center of the group.
       const std::vector<float>& c = host.centers();
+      const clustering::CenterGroups& groups = host.groups();
+      const int g = groups.count();
       for (int64_t i = 0; i < n; ++i) {
         const int a = host.labels()[size_t(i)];
         const double own = exactDistance(s, i, &c[size_t(a) * d]);
@@ -103,13 +113,70 @@ class TstKMeansPruned : public QObject {
         for (int o = 0; o < k; ++o) {
           if (o == a) continue;
           const double other = exactDistance(s, i, &c[size_t(o) * d]);
-          QVERIFY2(double(host.lowerBounds()[size_t(i)]) <= other,
+          const float low = host.groupLowerBounds()[size_t(i) * g + groups.groupOf[size_t(o)]];
+          QVERIFY2(double(low) <= other,
                    qPrintable(QStringLiteral("iteration %1, point %2: lower bound %3 > %4 (center %5)")
-                                  .arg(it + 1).arg(i).arg(host.lowerBounds()[size_t(i)])
-                                  .arg(other).arg(o)));
+                                  .arg(it + 1).arg(i).arg(low).arg(other).arg(o)));
         }
       }
     }
+  }
+
+  // The groups: every center in one, members ascending, about ten centers a group, the same
+  // grouping every time, and centers in separate clumps grouped by clump.
+  void centerGroupsPartitionTheCenters() {
+    QCOMPARE(clustering::centerGroupCount(1), 1);
+    QCOMPARE(clustering::centerGroupCount(9), 1);
+    QCOMPARE(clustering::centerGroupCount(100), 10);
+    QCOMPARE(clustering::centerGroupCount(100000), clustering::kMaxCenterGroups);
+    // Three clumps of centers along a line (D = 2), 10 centers each, interleaved by index.
+    std::vector<float> centers;
+    for (int c = 0; c < 30; ++c) {
+      centers.push_back(float(100 * (c % 3)) + 0.1f * float(c));
+      centers.push_back(float(-50 * (c % 3)));
+    }
+    const clustering::CenterGroups groups = clustering::groupCenters(centers, 30, 2, 3);
+    QCOMPARE(groups.count(), 3);
+    QCOMPARE(groups.members.size(), size_t(30));
+    std::vector<int> seen(30, 0);
+    for (int j = 0; j < groups.count(); ++j) {
+      for (int m = groups.start[size_t(j)]; m < groups.start[size_t(j) + 1]; ++m) {
+        const int c = groups.members[size_t(m)];
+        ++seen[size_t(c)];
+        QCOMPARE(groups.groupOf[size_t(c)], j);
+        if (m > groups.start[size_t(j)]) QVERIFY(groups.members[size_t(m) - 1] < c);
+        QCOMPARE(c % 3, groups.members[size_t(groups.start[size_t(j)])] % 3);  // one clump
+      }
+    }
+    for (int c = 0; c < 30; ++c) QCOMPARE(seen[size_t(c)], 1);
+    const clustering::CenterGroups again = clustering::groupCenters(centers, 30, 2, 3);
+    QCOMPARE(again.groupOf, groups.groupOf);
+    // More groups wanted than centers, and a center with a NaN coordinate.
+    std::vector<float> two = {0.f, std::numeric_limits<float>::quiet_NaN(), 1.f, 1.f};
+    const clustering::CenterGroups few = clustering::groupCenters(two, 2, 2, 8);
+    QVERIFY(few.count() >= 1 && few.count() <= 2);
+    QCOMPARE(few.members.size(), size_t(2));
+  }
+
+  // The groups pay: once the labels settle, the points that fail the bounds measure a fraction
+  // of the other centers (100 centers in 10 groups on the seed's clusters).
+  void groupsMeasureAFractionOfTheCenters() {
+    const clustering::PointSet s = points(20000, 100, 16, DatasetShape::SeedGenerator, 0.0, 5);
+    KMeansPrunedHost host(s.values.data(), s.n, s.d, 100);
+    host.begin(firstK(s, 100));
+    QCOMPARE(host.groups().count(), 10);
+    int64_t others = 0, all = 0;
+    for (int it = 0; it < 30; ++it) {
+      const clustering::KMeansPrunedIteration step = host.iterate(it);
+      if (it == 0) continue;
+      others += step.distances - step.tightened - step.decided;  // beyond the own center
+      all += int64_t(99) * step.decided;
+      if (step.changed == 0) break;
+    }
+    QVERIFY(all > 0);
+    QVERIFY2(double(others) < 0.6 * double(all),
+             qPrintable(QStringLiteral("the decided points measured %1 of %2 other centers")
+                            .arg(others).arg(all)));
   }
 
   // Two centers on the same point and points on it: the exact tie goes to the lower index, as in

@@ -14,6 +14,7 @@
 #include "kernellab/parallel.h"
 #include "kernellab/random.h"
 #include "kernellab/text.h"
+#include "kmeans_center_groups.h"
 
 namespace kernellab::clustering {
 namespace {
@@ -111,10 +112,13 @@ MemoryNeed estimateMemory(const BudgetInput& in) {
       if (v.engine == Engine::Pruned && !kmeans)
         host.push_back(
             {"pruned k-centers centers and sketch", 8.0 * k * d + double(n) * d + 4.0 * n});
-      // The pruned k-means' state: |x|^2, labels and two bounds per point (and the labels before
-      // the iteration, a byte per point for the bounds' verdict, the list), the sums.
+      // The pruned k-means' state: |x|^2, labels, an upper bound and a lower bound per group of
+      // centers per point (and the labels before the iteration, a byte per point for the bounds'
+      // verdict, the list), the sums.
       if (v.engine == Engine::Pruned && kmeans)
-        host.push_back({"pruned k-means state", 33.0 * n + 8.0 * k * d + 24.0 * k});
+        host.push_back({"pruned k-means state",
+                        (29.0 + 4.0 * centerGroupCount(static_cast<int>(in.k))) * n +
+                            8.0 * k * d + 24.0 * k});
       hostPeak = larger(hostPeak, host);
       continue;
     }

@@ -60,8 +60,9 @@ VariantInfo prunedKCentersVariant() {
           Engine::Pruned};
 }
 
-// k-means (issue 15): Hamerly's bounds (kmeans_pruning.h). Point-major like best: the points it
-// reads are read whole, one contiguous row each. On the CPU backend too.
+// k-means (issue 15): Hamerly's bounds (kmeans_pruning.h; on the CPU backend one lower bound per
+// group of about ten centers, Yinyang's). Point-major like best: the points it reads are read
+// whole, one contiguous row each.
 VariantInfo prunedKMeansVariant() {
   return {"pruned",
           ScratchMemory::Shared,
@@ -69,9 +70,11 @@ VariantInfo prunedKMeansVariant() {
           "Pruned (Hamerly bounds)",
           "Per point an upper bound on the distance to its center and a lower bound on every other "
           "center's, moved by the centers' drifts: a point reads its coordinates only when the "
-          "bounds overlap, and computes all K distances only when re-measuring its own center "
-          "does not settle it. The sums move by the points that changed cluster. Exact labels "
-          "(proven rounding margins, near ties in double): plain Lloyd's at every iteration.",
+          "bounds overlap, and computes other distances only when re-measuring its own center "
+          "does not settle it (on the GPU all K, by the tensor cores; on the CPU a lower bound per "
+          "group of about ten centers leaves out the groups it proves too far). The sums move by "
+          "the points that changed cluster. Exact labels (proven rounding margins, near ties in "
+          "double): plain Lloyd's at every iteration.",
           Engine::Pruned};
 }
 

@@ -105,9 +105,10 @@ std::unique_ptr<KMeansEngine> makeBestKMeans(const float* d_points, int64_t n, i
                                              CUstream_st* stream);
 
 // k-means, pruned (issue 15; kmeans_pruned.cu): Hamerly's bounds with proven rounding margins
-// (kernellab/kmeans_pruning.h), the same algorithm as the CPU's KMeansPrunedHost: labels equal to
-// plain Lloyd's, coordinates read only for the points whose bounds overlap, the sums moved by the
-// points that changed cluster. Reports visited and distances per iteration.
+// (kernellab/kmeans_pruning.h), the test of the CPU's KMeansPrunedHost (which keeps its lower bound
+// per group of centers): labels equal to plain Lloyd's, coordinates read only for the points whose
+// bounds overlap, the sums moved by the points that changed cluster. Reports visited and
+// distances per iteration.
 std::unique_ptr<KMeansEngine> makePrunedKMeans(const float* d_points, int64_t n, int d, int k,
                                                CUstream_st* stream);
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // k-means, pruned variant (issue 15): Hamerly's bounds with proven rounding margins
-// (kernellab/kmeans_pruning.h), the CPU's KMeansPrunedHost on the GPU: the same labels, computed
-// for a fraction of the points once the centers settle.
+// (kernellab/kmeans_pruning.h), the test of the CPU's KMeansPrunedHost (which keeps its lower bound
+// per group of centers, Yinyang's) on the GPU: the same labels, computed for a fraction of the
+// points once the centers settle.
 //
 // Where the TF32 tensor cores run (compute capability 8.0+, K <= 128), the points that need a
 // full decision get it from best's fused TF32 products (kmeans_tf32_assign.cuh, the pruned
