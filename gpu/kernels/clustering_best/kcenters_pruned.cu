@@ -219,8 +219,13 @@ __global__ void __launch_bounds__(kThreads, 4)
   __shared__ bool lastBlock;
   const int c = st.centers[j];
   const bool valid = c >= 0 && c < n;
+  // The center's coordinates: from the chosen centers' table (contiguous, written by the last
+  // launch, NaN for an invalid index as below) after the first; the first's from the points.
+  const float* row = j > 0 ? st.centerRows + static_cast<int64_t>(j) * d : nullptr;
   for (int q = threadIdx.x; q < padded; q += blockDim.x)
-    center[q] = q >= d ? 0.f : (valid ? X[static_cast<int64_t>(q) * n + c] : __int_as_float(0x7fffffff));
+    center[q] = q >= d ? 0.f
+                : row  ? __ldcg(row + q)
+                : (valid ? X[static_cast<int64_t>(q) * n + c] : __int_as_float(0x7fffffff));
   for (int a = threadIdx.x; a < j; a += blockDim.x) cc[a] = st.centerDist[a];
   if (threadIdx.x == 0) visitedS = screenedS = 0ull;
   __syncthreads();
@@ -233,8 +238,14 @@ __global__ void __launch_bounds__(kThreads, 4)
   float bestV = -1.0f;
   int bestI = INT_MAX;
   unsigned visited = 0, screened = 0;
+  // Units of 32 consecutive points (a warp's coalesced loads) are dealt to the blocks in turn,
+  // not 256 at a time: the work is where the clusters near the new center are, contiguous runs of
+  // points (the seed's clusters), and with a block's 256 consecutive points per pass a few SMs got
+  // them all: at center 60 the average SM was active 56 % of the launch, the busiest 94 % (Nsight
+  // Compute, H100, 2026-12-05). Dealt by 32, a run of 10,000 points spreads over 313 blocks.
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+  const int64_t unit = static_cast<int64_t>(threadIdx.x / 32) * gridDim.x + blockIdx.x;
+  for (int64_t i = unit * 32 + threadIdx.x % 32; i < n; i += stride) {
     float m;
     const float old = j > 0 ? dist[i] : 0.f;
     const int a = j > 0 ? labels[i] : 0;
@@ -324,13 +335,32 @@ __global__ void __launch_bounds__(kThreads, 4)
   }
   __threadfence_block();
   __syncthreads();
+  // The whole GPU waits for this block: a warp takes one earlier center at a time with every
+  // load of its first 256 dimensions in flight (one L2 round trip per center, where a loop over
+  // the dimensions waited 7 times per center at D = 200, up to 13 centers per warp). Two centers
+  // at a time spilled registers in the loop over the points above (the kernel's cap is 64).
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   for (int a = warp; a <= j; a += kWarps) {
     const float* row = st.centerRows + static_cast<int64_t>(a) * d;
-    double s = 0.0;
-    for (int q = lane; q < d; q += 32) {
-      const double t = double(center[q]) - double(__ldcg(row + q));
-      s = fma(t, t, s);
+    constexpr int kStaged = 8;
+    float v[kStaged];
+#pragma unroll
+    for (int t = 0; t < kStaged; ++t) {
+      const int q = lane + 32 * t;
+      v[t] = q < d ? __ldcg(row + q) : 0.f;
+    }
+    double s = 0.0;  // each lane's dimensions in increasing order, as before
+#pragma unroll
+    for (int t = 0; t < kStaged; ++t) {
+      const int q = lane + 32 * t;
+      if (q < d) {
+        const double u = double(center[q]) - double(v[t]);
+        s = fma(u, u, s);
+      }
+    }
+    for (int q = lane + 32 * kStaged; q < d; q += 32) {
+      const double u = double(center[q]) - double(__ldcg(row + q));
+      s = fma(u, u, s);
     }
     for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
     if (lane == 0) st.centerDist[a] = static_cast<float>(s);

@@ -116,6 +116,7 @@ class PrunedKMeans final : public KMeansEngine {
 
     const size_t kd = static_cast<size_t>(k) * d;
     centers_.allocate(kd);
+    centersD_.allocate(kd);
     centersT_.allocate(static_cast<size_t>(d) * shape_.paddedCenters());
     KL_CUDA_CHECK(cudaMemsetAsync(centersT_.get(), 0, centersT_.bytes(), stream_));  // padding
     sums_.allocate(kd);
@@ -179,7 +180,7 @@ class PrunedKMeans final : public KMeansEngine {
     KL_CUDA_CHECK(cudaMemcpyAsync(centers_.get(), centers.data(), centers_.bytes(),
                                   cudaMemcpyHostToDevice, stream_));
     prunedTransposeKernel<<<gridFor(int64_t(k_) * d_, kSmallThreads), kSmallThreads, 0, stream_>>>(
-        centers_.get(), k_, d_, shape_.paddedCenters(), centersT_.get());
+        centers_.get(), k_, d_, shape_.paddedCenters(), centersT_.get(), centersD_.get());
     KL_CUDA_CHECK_LAUNCH(stream_);
     KL_CUDA_CHECK(cudaMemsetAsync(sums_.get(), 0, sums_.bytes(), stream_));
     KL_CUDA_CHECK(cudaMemsetAsync(sumsq_.get(), 0, sumsq_.bytes(), stream_));
@@ -365,7 +366,8 @@ class PrunedKMeans final : public KMeansEngine {
 
   void launchMove(bool withHalf) {
     const int kpad = shape_.paddedCenters();
-    prunedMoveKernel<<<k_, kSmallThreads, 0, stream_>>>(centers_.get(), centersT_.get(), kpad,
+    prunedMoveKernel<<<k_, kSmallThreads, 0, stream_>>>(centers_.get(), centersT_.get(),
+                                                        centersD_.get(), kpad,
                                                         d_, sums_.get(), counts_.get(),
                                                         drift_.get(), nearest_.get());
     KL_CUDA_CHECK_LAUNCH(stream_);
@@ -475,7 +477,7 @@ class PrunedKMeans final : public KMeansEngine {
     t.X = x_;
     t.d = d_;
     t.k = k_;
-    t.C = centers_.get();
+    t.Cd = centersD_.get();
     t.ties = ties_.get();
     t.tieOld = tieOld_.get();
     t.tieBest = tieBest_.get();
@@ -549,6 +551,7 @@ class PrunedKMeans final : public KMeansEngine {
 
   cuda::DeviceBuffer<float> centers_;   // K x D: this iteration's assignment's centers
   cuda::DeviceBuffer<float> centersT_;  // D x kpad: the same, transposed (zero padding)
+  cuda::DeviceBuffer<double> centersD_;  // K x D: the same, widened (the near ties read it)
   cuda::DeviceBuffer<double> sums_, sumsq_, outScores_, xsq_;
   cuda::DeviceBuffer<int> counts_, outCounts_, labels_, failed_, undecided_, ties_, counters_;
   cuda::DeviceBuffer<float> drift_, xnorm_;

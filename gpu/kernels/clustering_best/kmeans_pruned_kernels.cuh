@@ -35,21 +35,25 @@ __device__ __forceinline__ double blockSum(double v, double* scratch) {
 // Writes the centers (K x D, point-major) transposed into Ct (D rows of kpad floats): the layout
 // the decide kernels read, a row of consecutive centers per dimension. Used once per begin().
 __global__ void prunedTransposeKernel(const float* __restrict__ C, int k, int d, int kpad,
-                                      float* __restrict__ Ct) {
+                                      float* __restrict__ Ct, double* __restrict__ Cd) {
   const int64_t total = static_cast<int64_t>(k) * d;
   for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
        e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     const int64_t c = e / d, q = e - c * d;
     Ct[q * kpad + c] = C[e];
+    Cd[e] = double(C[e]);
   }
 }
 
 // One block per cluster: the center moves to float(S / n) (an empty cluster keeps its center),
-// in place in C and in its transposed copy Ct; its drift |c_old - c_new| in double, rounded up
+// in place in C, in its transposed copy Ct and in its widened copy Cd (the near ties' double
+// distances read it: widening each center coordinate there, 40 conversions per lane and batch on
+// the slow conversion pipe, was what bound that kernel); its drift |c_old - c_new| in double, rounded up
 // with the CPU version's 1e-12 margin (which covers any summation order); its nearest-center
 // slot reset for prunedHalfKernel. Reads K x D doubles once: tiny next to the points.
 __global__ void __launch_bounds__(kSmallThreads)
-    prunedMoveKernel(float* __restrict__ C, float* __restrict__ Ct, int kpad, int d,
+    prunedMoveKernel(float* __restrict__ C, float* __restrict__ Ct, double* __restrict__ Cd,
+                     int kpad, int d,
                      const double* __restrict__ sums, const int* __restrict__ counts,
                      float* __restrict__ drift, unsigned long long* __restrict__ nearest) {
   __shared__ double scratch[32];
@@ -64,6 +68,7 @@ __global__ void __launch_bounds__(kSmallThreads)
     dd = fma(diff, diff, dd);
     C[e] = moved;
     Ct[static_cast<int64_t>(q) * kpad + c] = moved;
+    Cd[e] = double(moved);
   }
   dd = blockSum(dd, scratch);
   if (threadIdx.x == 0) {
@@ -234,45 +239,91 @@ __global__ void __launch_bounds__(kSmallThreads)
   if (fail) failed[slot] = static_cast<int>(i);
 }
 
-// The float squared distance of point x to center c (D floats each), the lanes over the
-// dimensions (both rows read contiguously), summed across the warp: every lane gets the same
-// value (each butterfly step adds the same two numbers on both lanes).
-__device__ __forceinline__ float warpSquaredDistance(const float* __restrict__ x,
-                                                     const float* __restrict__ c, int d,
-                                                     bool vec4, int lane) {
-  float acc = 0.f;
-  if (vec4) {
-    const float4* x4 = reinterpret_cast<const float4*>(x);
-    const float4* c4 = reinterpret_cast<const float4*>(c);
-    for (int v = lane; v < d / 4; v += 32) {
-      const float4 a = x4[v], b = __ldg(c4 + v);
-      float t = a.x - b.x;
-      acc = fmaf(t, t, acc);
-      t = a.y - b.y;
-      acc = fmaf(t, t, acc);
-      t = a.z - b.z;
-      acc = fmaf(t, t, acc);
-      t = a.w - b.w;
-      acc = fmaf(t, t, acc);
-    }
-  } else {
-    for (int q = lane; q < d; q += 32) {
-      const float t = x[q] - __ldg(c + q);
-      acc = fmaf(t, t, acc);
-    }
-  }
-  for (int o = 16; o > 0; o >>= 1) acc += __shfl_xor_sync(kFullMask, acc, o);
-  return acc;
+// acc plus the squared differences of four coordinates, in order.
+__device__ __forceinline__ float addSquares4(float4 a, float4 b, float acc) {
+  float t = a.x - b.x;
+  acc = fmaf(t, t, acc);
+  t = a.y - b.y;
+  acc = fmaf(t, t, acc);
+  t = a.z - b.z;
+  acc = fmaf(t, t, acc);
+  t = a.w - b.w;
+  return fmaf(t, t, acc);
 }
 
-// The points that failed the bounds test, up to 32 to a warp round: for each, the warp
-// re-measures its own center (one distance, the point's row read contiguously); the point keeps
-// its label with the tightened upper bound when prunedTightenedHolds, else it is listed for the
-// full decision with bounds (upper, lower bound of its own distance), which the TF32 decision
-// turns into Hamerly bounds (decideSliceRowsPruned). The verdict of round point j stays on lane
-// j, so the warp appends its failures at once. A round is as long as the list needs to cover
-// every warp once (a short list: one point per warp, one memory round trip; a long one: 32, one
-// atomic per 32 points).
+// The float squared distances of P points to P centers (D floats each, both rows read
+// contiguously), the lanes over the dimensions, summed across the warp: every lane gets the same
+// values (each butterfly step adds the same two numbers on both lanes). The first 256 dimensions of every pair are loaded before any is used, so
+// a pass is one memory round trip for all P, where one pair at a time waited on its loads and
+// its reduction before the next began.
+template <int P>
+__device__ __forceinline__ void warpSquaredDistances(const float* const (&x)[P],
+                                                     const float* const (&c)[P], int d, bool vec4,
+                                                     int lane, float (&f)[P]) {
+#pragma unroll
+  for (int p = 0; p < P; ++p) f[p] = 0.f;
+  if (vec4) {
+    const int d4 = d / 4;
+    float4 xs[P][2], cs[P][2];
+#pragma unroll
+    for (int t = 0; t < 2; ++t) {
+      const int v = lane + 32 * t;
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+        const float4 z = make_float4(0.f, 0.f, 0.f, 0.f);
+        xs[p][t] = v < d4 ? reinterpret_cast<const float4*>(x[p])[v] : z;
+        cs[p][t] = v < d4 ? __ldg(reinterpret_cast<const float4*>(c[p]) + v) : z;
+      }
+    }
+#pragma unroll
+    for (int t = 0; t < 2; ++t)
+#pragma unroll
+      for (int p = 0; p < P; ++p) f[p] = addSquares4(xs[p][t], cs[p][t], f[p]);
+    for (int v = lane + 64; v < d4; v += 32)
+#pragma unroll
+      for (int p = 0; p < P; ++p)
+        f[p] = addSquares4(reinterpret_cast<const float4*>(x[p])[v],
+                           __ldg(reinterpret_cast<const float4*>(c[p]) + v), f[p]);
+  } else {
+    float xs[P][8], cs[P][8];
+#pragma unroll
+    for (int t = 0; t < 8; ++t) {
+      const int q = lane + 32 * t;
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+        xs[p][t] = q < d ? x[p][q] : 0.f;
+        cs[p][t] = q < d ? __ldg(c[p] + q) : 0.f;
+      }
+    }
+#pragma unroll
+    for (int t = 0; t < 8; ++t)
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+        const float u = xs[p][t] - cs[p][t];
+        f[p] = fmaf(u, u, f[p]);
+      }
+    for (int q = lane + 256; q < d; q += 32)
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+        const float u = x[p][q] - __ldg(c[p] + q);
+        f[p] = fmaf(u, u, f[p]);
+      }
+  }
+#pragma unroll
+  for (int p = 0; p < P; ++p)
+    for (int o = 16; o > 0; o >>= 1) f[p] += __shfl_xor_sync(kFullMask, f[p], o);
+}
+
+// The points that failed the bounds test, up to 32 to a warp round: lane j loads round point j's
+// index, label, its center's move and its old lower bound (or gap) at once; then the warp
+// re-measures the points' own centers two at a time (the rows read contiguously, both pairs'
+// loads in flight), and lane j decides point j: it keeps its label with the tightened upper bound
+// when prunedTightenedHolds, else it is listed for the full decision with bounds (upper, lower
+// bound of its own distance), which the TF32 decision turns into Hamerly bounds
+// (decideSliceRowsPruned). A round is as long as the list needs to cover every warp once (a
+// short list: one point per warp; a long one: 32, one atomic per 32 points). One point at a time,
+// with its loads one after another, took 27-65 us for 40,000-96,000 points (Nsight Compute,
+// H200, 2026-12-04).
 //
 // With `gaps` (the first iteration after warm ones, which kept no bounds): every point, `failed`
 // null and n of them. The lower bound comes from the gap the last warm iteration proved,
@@ -294,38 +345,106 @@ __global__ void __launch_bounds__(kSmallThreads)
   int64_t per = (count + warps - 1) / warps;
   per = per < 1 ? 1 : per > 32 ? 32 : per;
   for (int64_t base = warp * per; base < count; base += warps * per) {
-    bool undecide = false;
-    int mine = -1;
     const int round = static_cast<int>(count - base < per ? count - base : per);
-    for (int j = 0; j < round; ++j) {  // warp-uniform
-      const int p = failed ? failed[base + j] : static_cast<int>(base + j);
-      const int a = labels[p];
+    const bool mine = lane < round;
+    int p = 0, a = -1;
+    float4 m = make_float4(0.f, 0.f, 0.f, 0.f);
+    float prior = 0.f;  // the gap (start) or the old lower bound
+    if (mine) {
+      p = failed ? failed[base + lane] : static_cast<int>(base + lane);
+      a = labels[p];
+    }
+    const bool labelled = a >= 0 && a < k;
+    if (mine && labelled) {
+      m = __ldg(moves + a);
+      prior = gaps ? gaps[p] : bounds[p].y;
+    }
+    // Round point j's own distance ends on lane j. An unlabelled point (a NaN row's) is measured
+    // against itself and never trusted below.
+    float f = 0.f;
+    for (int j = 0; j < round; j += 2) {  // warp-uniform
+      const int j1 = j + 1 < round ? j + 1 : j;
+      const int p0 = __shfl_sync(kFullMask, p, j), p1 = __shfl_sync(kFullMask, p, j1);
+      const int a0 = __shfl_sync(kFullMask, a, j), a1 = __shfl_sync(kFullMask, a, j1);
+      const float* const xs[2] = {X + static_cast<int64_t>(p0) * d, X + static_cast<int64_t>(p1) * d};
+      const float* const cs[2] = {a0 >= 0 && a0 < k ? C + static_cast<int64_t>(a0) * d : xs[0],
+                                  a1 >= 0 && a1 < k ? C + static_cast<int64_t>(a1) * d : xs[1]};
+      float two[2];
+      warpSquaredDistances<2>(xs, cs, d, vec4, lane, two);
+      if (lane == j) f = two[0];
+      if (lane == j1 && j1 != j) f = two[1];
+    }
+    bool undecide = false;
+    if (mine) {
       bool holds = false;
       float own = INFINITY, ownLow = 0.f, lower = 0.f;
-      if (a >= 0 && a < k) {
-        const float f = warpSquaredDistance(X + static_cast<int64_t>(p) * d,
-                                            C + static_cast<int64_t>(a) * d, d, vec4, lane);
+      if (labelled) {
         own = floatUp(upperDistance(f, gamma, slack));
         ownLow = floatDown(lowerDistance(f, gamma, slack));
-        const float4 m = __ldg(moves + a);
         if (gaps) {
           const double before = fmax(0.0, double(ownLow) - double(m.x));
-          const double second = sqrt(before * before + double(gaps[p])) * (1.0 - 1e-12);
+          const double second = sqrt(before * before + double(prior)) * (1.0 - 1e-12);
           lower = floatDown(second - double(m.y));
         } else {
-          lower = bounds[p].y;
+          lower = prior;
         }
         holds = prunedTightenedHolds(own, PrunedPointBounds{own, lower},
                                      PrunedCenterMove{m.x, m.y, m.z});
       }
-      if (lane == j) {
-        mine = p;
-        undecide = !holds;
-        bounds[p] = holds ? make_float2(own, lower) : make_float2(own, ownLow);
-      }
+      undecide = !holds;
+      bounds[p] = holds ? make_float2(own, lower) : make_float2(own, ownLow);
     }
     const int slot = warpAppendSlot(undecide, undecidedCount);
-    if (undecide) undecided[slot] = mine;
+    if (undecide) undecided[slot] = p;
+  }
+}
+
+// The squared distances in double of point x to the batch's centers, as warpExactDistances (the
+// same sums, bit for bit) but with the point's first kStagedDims dimensions per lane already
+// widened (xd, once per point) and the centers read widened (Cd): no conversion per batch.
+// Measured (Nsight Compute, H100, 2026-12-05, 40 iterations to the fixed point, ~10,000 near ties
+// of ~20 candidates each per iteration): the session-8 form (one 32 dimensions at a time, float
+// centers converted per use, 4 blocks per SM) 2.74 ms per run; staged loads alone 3.07 (the
+// conversions' pipe was the limiter, and the staging halved the warps); this form 2.91. So the
+// session-8 form is the faster one; going back to it waits for a device verification.
+template <int B>
+__device__ __forceinline__ void warpWideDistances(const double (&xd)[kStagedDims],
+                                                  const float* __restrict__ x,
+                                                  const double* __restrict__ Cd, int d,
+                                                  const int (&kb)[B], int lane, double (&v)[B]) {
+  double cs[B][kStagedDims];
+#pragma unroll
+  for (int t = 0; t < kStagedDims; ++t) {
+    const int q = lane + 32 * t;
+#pragma unroll
+    for (int b = 0; b < B; ++b)
+      cs[b][t] = q < d && kb[b] >= 0 ? Cd[static_cast<int64_t>(kb[b]) * d + q] : 0.0;
+  }
+#pragma unroll
+  for (int b = 0; b < B; ++b) v[b] = 0.0;
+#pragma unroll
+  for (int t = 0; t < kStagedDims; ++t) {
+    if (lane + 32 * t >= d) break;
+#pragma unroll
+    for (int b = 0; b < B; ++b)
+      if (kb[b] >= 0) {
+        const double dv = xd[t] - cs[b][t];
+        v[b] = fma(dv, dv, v[b]);
+      }
+  }
+  for (int q = lane + 32 * kStagedDims; q < d; q += 32) {
+    const double xv = double(x[q]);
+#pragma unroll
+    for (int b = 0; b < B; ++b)
+      if (kb[b] >= 0) {
+        const double dv = xv - Cd[static_cast<int64_t>(kb[b]) * d + q];
+        v[b] = fma(dv, dv, v[b]);
+      }
+  }
+#pragma unroll
+  for (int b = 0; b < B; ++b) {
+    if (kb[b] < 0) break;  // warp-uniform
+    for (int o = 16; o > 0; o >>= 1) v[b] += __shfl_xor_sync(0xffffffffu, v[b], o);
   }
 }
 
@@ -340,7 +459,7 @@ __global__ void __launch_bounds__(kSmallThreads)
 struct TieArgs {
   const float* X;
   int d, k;
-  const float* C;  // K x D, point-major
+  const double* Cd;  // K x D, point-major, the centers widened
   const int* ties;
   const int* tieOld;
   const int* tieBest;
@@ -358,7 +477,8 @@ struct TieArgs {
 
 constexpr int kTieBatch = 4;
 
-__global__ void __launch_bounds__(kSmallThreads) prunedTieKernel(TieArgs a) {
+// Two blocks per SM (128 registers): the widened point and four widened center rows per lane.
+__global__ void __launch_bounds__(kSmallThreads, 2) prunedTieKernel(TieArgs a) {
   const int lane = static_cast<int>(threadIdx.x & 31u);
   const int count = *a.tieCount;
   const int64_t warps = (static_cast<int64_t>(gridDim.x) * blockDim.x) >> 5;
@@ -366,27 +486,47 @@ __global__ void __launch_bounds__(kSmallThreads) prunedTieKernel(TieArgs a) {
        w += warps) {
     const int p = a.ties[w];
     const int top = a.tieBest[w];
+    // All of the point's candidate bits at once, as two 64-bit halves (K <= 128): the batches
+    // fill across the mask's words, so two candidates in different words share one pass.
+    static_assert(kMaskWords == 4, "the candidates are read as two 64-bit halves");
+    const uint4 mw = *reinterpret_cast<const uint4*>(a.masks + w * kMaskWords);
+    uint64_t lo = (uint64_t(mw.y) << 32) | mw.x, hi = (uint64_t(mw.w) << 32) | mw.z;
     const float* x = a.X + static_cast<int64_t>(p) * a.d;
+    double xd[kStagedDims];  // widened once, for every batch
+#pragma unroll
+    for (int t = 0; t < kStagedDims; ++t) {
+      const int q = lane + 32 * t;
+      xd[t] = q < a.d ? double(x[q]) : 0.0;
+    }
     double best = INFINITY, second = INFINITY, atTop = NAN;
     int label = -1;
-    for (int k0 = 0; k0 < a.k; k0 += 32) {
-      uint32_t bits = a.masks[w * kMaskWords + (k0 >> 5)];
-      while (bits) {  // the same bits on every lane: warp-uniform
-        int kb[kTieBatch];
-        takeCandidates(bits, k0, kb);
-        double v[kTieBatch];
-        warpExactDistances(x, a.C, a.d, kb, lane, v);
+    while (lo | hi) {  // the same bits on every lane: warp-uniform
+      int kb[kTieBatch];
 #pragma unroll
-        for (int b = 0; b < kTieBatch; ++b) {
-          if (kb[b] < 0) break;  // warp-uniform
-          if (kb[b] == top) atTop = v[b];
-          if (v[b] < best) {  // increasing index: the lowest at equal distance
-            second = best;
-            best = v[b];
-            label = kb[b];
-          } else {
-            second = fmin(second, v[b]);
-          }
+      for (int b = 0; b < kTieBatch; ++b) {  // lowest index first
+        if (lo) {
+          kb[b] = __ffsll(static_cast<long long>(lo)) - 1;
+          lo &= lo - 1;
+        } else if (hi) {
+          kb[b] = 64 + __ffsll(static_cast<long long>(hi)) - 1;
+          hi &= hi - 1;
+        } else {
+          kb[b] = -1;
+        }
+        if (kb[b] >= a.k) kb[b] = -1;  // (bits past K are never set)
+      }
+      double v[kTieBatch];
+      warpWideDistances(xd, x, a.Cd, a.d, kb, lane, v);
+#pragma unroll
+      for (int b = 0; b < kTieBatch; ++b) {
+        if (kb[b] < 0) break;  // warp-uniform
+        if (kb[b] == top) atTop = v[b];
+        if (v[b] < best) {  // increasing index: the lowest at equal distance
+          second = best;
+          best = v[b];
+          label = kb[b];
+        } else {
+          second = fmin(second, v[b]);
         }
       }
     }
