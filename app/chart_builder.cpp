@@ -763,10 +763,10 @@ ChartSpec coordinatesReadChart(const QVector<const RunRef*>& runs, Family family
     if (!sketch.x.isEmpty()) spec.series << sketch;
   });
   spec.notes << QObject::tr(
-      "Solid: the share of the N points whose D float coordinates (4 D bytes) the pruned variant "
-      "read for that center. Dashed: the share whose 8-bit sketch (D bytes) it read. Every other "
-      "point cost it 8 bytes (label and distance). Center 1 reads every point; the unpruned "
-      "variants read every point for every center.");
+      "Solid, circles: the share of the N points whose D float coordinates (4 D bytes) the "
+      "pruned variant read for that center. Dashed, diamonds: the share whose 8-bit sketch (D "
+      "bytes) it read. Every other point cost it 8 bytes (label and distance). Center 1 reads "
+      "every point; the unpruned variants read every point for every center.");
   spec.notes << QObject::tr(
       "Two exact tests, each with a rounding margin, so the centers and distances are the unpruned "
       "ones bit for bit. Triangle: a point is skipped when the new center is more than twice as "
@@ -826,9 +826,9 @@ ChartSpec kmeansWorkChart(const QVector<const RunRef*>& runs, Family family) {
     if (!distances.x.isEmpty()) spec.series << distances;
   });
   spec.notes << QObject::tr(
-      "Solid: the share of the N points whose coordinates the pruned variant read in that "
-      "iteration. Dashed: the share of the N x K point-center distances it computed. Every other "
-      "point cost it its label and bounds only (12 bytes on a GPU; on the CPU backend 8 bytes "
+      "Solid, circles: the share of the N points whose coordinates the pruned variant read in "
+      "that iteration. Dashed, diamonds: the share of the N x K point-center distances it "
+      "computed. Every other point cost it its label and bounds only (12 bytes on a GPU; on the CPU backend 8 bytes "
       "and 4 per group of centers). The first iteration computes every "
       "distance; the unpruned variants do in every iteration.");
   spec.notes << QObject::tr(

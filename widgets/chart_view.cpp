@@ -312,7 +312,10 @@ void addLines(QCustomPlot* plot, const ChartSpec& spec, bool logY, double floorV
     if (series.published) pen.setStyle(series.reference ? Qt::DotLine : Qt::DashLine);
     else if (series.dashed) pen.setStyle(Qt::DashLine);
     graph->setPen(pen);
-    graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, color, Qt::white, 6));
+    // A second measure of a variant gets diamonds as well as dashes: with a point per center or
+    // iteration (100 of them) the markers leave no gap for the dashes to show.
+    const auto shape = series.dashed ? QCPScatterStyle::ssDiamond : QCPScatterStyle::ssCircle;
+    graph->setScatterStyle(QCPScatterStyle(shape, color, Qt::white, series.dashed ? 7 : 6));
     graph->setSelectable(QCP::stSingleData);
 
     std::vector<std::pair<double, int>> points;
