@@ -828,8 +828,8 @@ ChartSpec kmeansWorkChart(const QVector<const RunRef*>& runs, Family family) {
   spec.notes << QObject::tr(
       "Solid, circles: the share of the N points whose coordinates the pruned variant read in "
       "that iteration. Dashed, diamonds: the share of the N x K point-center distances it "
-      "computed. Every other point cost it its label and bounds only (12 bytes on a GPU; on the CPU backend 8 bytes "
-      "and 4 per group of centers). The first iteration computes every "
+      "computed. Every other point cost it its label and bounds only (12 bytes on a GPU; on the "
+      "CPU backend 8 bytes and 4 per group of centers). The first iteration computes every "
       "distance; the unpruned variants do in every iteration.");
   spec.notes << QObject::tr(
       "Hamerly's test: a point keeps its cluster unread while the upper bound on the distance to "

@@ -47,10 +47,10 @@ __global__ void prunedTransposeKernel(const float* __restrict__ C, int k, int d,
 
 // One block per cluster: the center moves to float(S / n) (an empty cluster keeps its center),
 // in place in C, in its transposed copy Ct and in its widened copy Cd (the near ties' double
-// distances read it: widening each center coordinate there, 40 conversions per lane and batch on
-// the slow conversion pipe, was what bound that kernel); its drift |c_old - c_new| in double, rounded up
-// with the CPU version's 1e-12 margin (which covers any summation order); its nearest-center
-// slot reset for prunedHalfKernel. Reads K x D doubles once: tiny next to the points.
+// distances read it and convert nothing per batch; warpWideDistances says what that measured);
+// its drift |c_old - c_new| in double, rounded up with the CPU version's 1e-12 margin (which
+// covers any summation order); its nearest-center slot reset for prunedHalfKernel. Reads K x D
+// doubles once: tiny next to the points.
 __global__ void __launch_bounds__(kSmallThreads)
     prunedMoveKernel(float* __restrict__ C, float* __restrict__ Ct, double* __restrict__ Cd,
                      int kpad, int d,
@@ -253,9 +253,9 @@ __device__ __forceinline__ float addSquares4(float4 a, float4 b, float acc) {
 
 // The float squared distances of P points to P centers (D floats each, both rows read
 // contiguously), the lanes over the dimensions, summed across the warp: every lane gets the same
-// values (each butterfly step adds the same two numbers on both lanes). The first 256 dimensions of every pair are loaded before any is used, so
-// a pass is one memory round trip for all P, where one pair at a time waited on its loads and
-// its reduction before the next began.
+// values (each butterfly step adds the same two numbers on both lanes). The first 256 dimensions
+// of every pair are loaded before any is used, so a pass is one memory round trip for all P,
+// where one pair at a time waited on its loads and its reduction before the next began.
 template <int P>
 __device__ __forceinline__ void warpSquaredDistances(const float* const (&x)[P],
                                                      const float* const (&c)[P], int d, bool vec4,
@@ -366,7 +366,8 @@ __global__ void __launch_bounds__(kSmallThreads)
       const int j1 = j + 1 < round ? j + 1 : j;
       const int p0 = __shfl_sync(kFullMask, p, j), p1 = __shfl_sync(kFullMask, p, j1);
       const int a0 = __shfl_sync(kFullMask, a, j), a1 = __shfl_sync(kFullMask, a, j1);
-      const float* const xs[2] = {X + static_cast<int64_t>(p0) * d, X + static_cast<int64_t>(p1) * d};
+      const float* const xs[2] = {X + static_cast<int64_t>(p0) * d,
+                                  X + static_cast<int64_t>(p1) * d};
       const float* const cs[2] = {a0 >= 0 && a0 < k ? C + static_cast<int64_t>(a0) * d : xs[0],
                                   a1 >= 0 && a1 < k ? C + static_cast<int64_t>(a1) * d : xs[1]};
       float two[2];
