@@ -210,12 +210,22 @@ __device__ __forceinline__ void decideSliceRowsPruned(const float (&acc)[NT][4],
                                                       float kappa, const PrunedTf32Out& o) {
   const int t = lane & 3;
   float kx[2];
-  int point[2];
+  int point[2], oldLabel[2];
+  float2 oldBounds[2];
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     const int64_t pos = posBase + r * 8;
     point[r] = pos < count ? (o.list ? o.list[pos] : static_cast<int>(pos)) : -1;
-    kx[r] = point[r] >= 0 ? kappa * xnorm[point[r]] : 0.f;
+  }
+  // Every load the rows need, issued together before the first is used: read after the bounds
+  // (and the row-0 label after the row-1 stores, which may alias), they were up to three round
+  // trips per slice where best's decision waits one (its |x|).
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    const bool has = point[r] >= 0;
+    kx[r] = has ? kappa * xnorm[point[r]] : 0.f;
+    oldLabel[r] = has && t == 0 ? o.labels[point[r]] : -1;
+    oldBounds[r] = has && t == 0 && o.bounds ? o.bounds[point[r]] : make_float2(0.f, 0.f);
   }
   float bestS[2], e1[2], low[2];
   int bestK[2];
@@ -228,12 +238,12 @@ __device__ __forceinline__ void decideSliceRowsPruned(const float (&acc)[NT][4],
     int old = -1;
     if (sure) {
       const int p = point[r], b = bestK[r];
-      old = o.labels[p];
+      old = oldLabel[r];
       o.labels[p] = b;
       const float gap = __fsub_rd(low[r], __fadd_ru(bestS[r], e1[r]));
       o.gaps[p] = gap;
       if (o.bounds) {
-        const float2 bd = o.bounds[p];
+        const float2 bd = oldBounds[r];
         const double lower = sqrt(double(bd.y) * double(bd.y) + double(gap)) * (1.0 - 1e-12);
         o.bounds[p] = old == b ? make_float2(bd.x, floatDown(lower)) : make_float2(INFINITY, 0.f);
       }
@@ -253,7 +263,7 @@ __device__ __forceinline__ void decideSliceRowsPruned(const float (&acc)[NT][4],
       if (tie) {
         const int p = point[r];
         o.ties[tieSlot] = p;
-        o.tieOld[tieSlot] = o.labels[p];
+        o.tieOld[tieSlot] = oldLabel[r];
         // The candidates' re-decision measures bestK exactly; with C(x) = d^2 - s (the same for
         // every center), d^2(non-candidate) >= d^2(bestK) + lowNc - (bestS + e1).
         o.tieBest[tieSlot] = bestK[r] < k ? bestK[r] : -1;

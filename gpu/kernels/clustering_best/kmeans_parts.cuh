@@ -94,40 +94,44 @@ __device__ __forceinline__ void takeCandidates(uint32_t& bits, int k0, int (&kb)
 // kb[b] < 0: none), the lanes over the dimensions: one pass over x serves the whole batch (the x
 // reads shared, the centers' reads independent) and the butterflies are independent chains,
 // where one candidate at a time waited on its loads and its reduction before the next began.
-// The first kStagedDims dimensions per lane (D <= 256) are all loaded before any is used: a batch
-// is one memory round trip, where a loop over the dimensions waited for each 32 of them in turn
-// (7 round trips at D = 200): best's exactFixKernel 0.0505 -> 0.0484 ms per iteration (H100,
-// 2026-12-05). Each lane still adds its dimensions in increasing order: the same sums, bit for bit.
+// S > 0: the first S dimensions per lane (D <= 32 S) are all loaded before any is used, so a
+// batch is one memory round trip, where the loop over the dimensions (S = 0) waits for each 32 of
+// them in turn (7 round trips at D = 200): best's exactFixKernel 0.0505 -> 0.0484 ms per iteration
+// (H100, 2026-12-05). The pruned near ties keep S = 0: their kernel is bound by issuing the
+// conversions, and the staged registers halved its warps (2.74 -> 3.07 ms per run, Nsight Compute,
+// H100). Either way each lane adds its dimensions in increasing order: the same sums, bit for bit.
 // Every lane ends with the same sums (each butterfly step adds the same two numbers).
 constexpr int kStagedDims = 8;
-template <int B>
+template <int B, int S = kStagedDims>
 __device__ __forceinline__ void warpExactDistances(const float* __restrict__ x,
                                                    const float* __restrict__ C, int d,
                                                    const int (&kb)[B], int lane, double (&v)[B]) {
-  float xs[kStagedDims];
-  float cs[B][kStagedDims];
-#pragma unroll
-  for (int t = 0; t < kStagedDims; ++t) {
-    const int q = lane + 32 * t;
-    xs[t] = q < d ? x[q] : 0.f;
-#pragma unroll
-    for (int b = 0; b < B; ++b)
-      cs[b][t] = q < d && kb[b] >= 0 ? C[static_cast<int64_t>(kb[b]) * d + q] : 0.f;
-  }
 #pragma unroll
   for (int b = 0; b < B; ++b) v[b] = 0.0;
+  if constexpr (S > 0) {
+    float xs[S];
+    float cs[B][S];
 #pragma unroll
-  for (int t = 0; t < kStagedDims; ++t) {
-    if (lane + 32 * t >= d) break;
-    const double xv = double(xs[t]);
+    for (int t = 0; t < S; ++t) {
+      const int q = lane + 32 * t;
+      xs[t] = q < d ? x[q] : 0.f;
 #pragma unroll
-    for (int b = 0; b < B; ++b)
-      if (kb[b] >= 0) {
-        const double dv = xv - double(cs[b][t]);
-        v[b] = fma(dv, dv, v[b]);
-      }
+      for (int b = 0; b < B; ++b)
+        cs[b][t] = q < d && kb[b] >= 0 ? C[static_cast<int64_t>(kb[b]) * d + q] : 0.f;
+    }
+#pragma unroll
+    for (int t = 0; t < S; ++t) {
+      if (lane + 32 * t >= d) break;
+      const double xv = double(xs[t]);
+#pragma unroll
+      for (int b = 0; b < B; ++b)
+        if (kb[b] >= 0) {
+          const double dv = xv - double(cs[b][t]);
+          v[b] = fma(dv, dv, v[b]);
+        }
+    }
   }
-  for (int q = lane + 32 * kStagedDims; q < d; q += 32) {
+  for (int q = lane + 32 * S; q < d; q += 32) {
     const double xv = double(x[q]);
 #pragma unroll
     for (int b = 0; b < B; ++b)

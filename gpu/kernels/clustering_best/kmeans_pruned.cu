@@ -15,14 +15,15 @@
 // cores every decision is the CUDA-core one (prunedDecideKernel).
 //
 // Per iteration, on point-major points (timed groups, in kernelNames() order):
-//  - prunedMoveKernel (iterations > 0): the centers move to the means of the sums (in place, and
-//    in the transposed copy the CUDA-core kernels read), each one's drift; outside warm
-//    iterations prunedHalfKernel: half the distance to each center's nearest other center (in
-//    double); prunedMoveFinishKernel: each cluster's (drift, otherDrift, half).
-//  - prunedBoundsKernel (pruned iterations): a thread per point, 20 bytes: the points whose
-//    bounds no longer prove their label are listed.
-//  - the decide group: prunedTightenKernel re-measures each listed point's own center (start:
-//    every point's) and lists those still open; then either centerPrepKernel and the TF32
+//  - the move group: prunedMoveKernel (iterations > 0): the centers move to the means of the sums
+//    (in place, and in the transposed copy the CUDA-core kernels read), each one's drift; then
+//    prunedCenterGeometryKernel: outside warm iterations each cluster's (drift, otherDrift, half),
+//    half the distance to its nearest other center (in double); with the TF32 decision the
+//    centred centers and their norms it reads.
+//  - prunedBoundsTightenKernel (pruned iterations): the bounds test of every point (20 bytes
+//    each) and, in the same launch, the failures' own distances: those still open are listed.
+//  - the decide group: the start's prunedTightenKernel measures every point's own center and
+//    lists those still open; then either the TF32
 //    decision (kmeansTf32AssignKernel, pruned epilogue) of the listed points (warm: all of them),
 //    prunedTieKernel for its near ties and prunedExactKernel for any it cannot decide (NaN), or
 //    prunedDecideKernel (all K float distances, register-tiled, kmeans_pruned_decide.cuh) and
@@ -116,7 +117,6 @@ class PrunedKMeans final : public KMeansEngine {
 
     const size_t kd = static_cast<size_t>(k) * d;
     centers_.allocate(kd);
-    centersD_.allocate(kd);
     centersT_.allocate(static_cast<size_t>(d) * shape_.paddedCenters());
     KL_CUDA_CHECK(cudaMemsetAsync(centersT_.get(), 0, centersT_.bytes(), stream_));  // padding
     sums_.allocate(kd);
@@ -125,11 +125,9 @@ class PrunedKMeans final : public KMeansEngine {
     outScores_.allocate(size_t(k));
     outCounts_.allocate(size_t(k));
     drift_.allocate(size_t(k));
-    nearest_.allocate(size_t(k));
     moves_.allocate(size_t(k));
     labels_.allocate(static_cast<size_t>(n));
     bounds_.allocate(static_cast<size_t>(n));
-    failed_.allocate(static_cast<size_t>(n));
     undecided_.allocate(static_cast<size_t>(n));
     ties_.allocate(static_cast<size_t>(n));
     changed_.allocate(static_cast<size_t>(n));
@@ -148,12 +146,12 @@ class PrunedKMeans final : public KMeansEngine {
       cn_.allocate(size_t(k));
       cabs_.allocate(size_t(k));
       prepSmem_ = sizeof(float) * static_cast<size_t>(d);
-      const size_t prepStatic = sizeof(double) * kPrepThreads;
+      const size_t prepStatic = 1024;  // prunedCenterGeometryKernel's own (under 1 KB)
       if (prepSmem_ + prepStatic > optin) {
         tf32_.reset();  // the centers' mean does not fit: the CUDA-core decisions
         tf32Why_ = "D = " + std::to_string(d) + " leaves no room for the centers' mean";
       } else if (prepSmem_ + prepStatic > 48 * 1024) {
-        KL_CUDA_CHECK(cudaFuncSetAttribute(centerPrepKernel,
+        KL_CUDA_CHECK(cudaFuncSetAttribute(prunedCenterGeometryKernel,
                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(prepSmem_)));
       }
@@ -180,7 +178,7 @@ class PrunedKMeans final : public KMeansEngine {
     KL_CUDA_CHECK(cudaMemcpyAsync(centers_.get(), centers.data(), centers_.bytes(),
                                   cudaMemcpyHostToDevice, stream_));
     prunedTransposeKernel<<<gridFor(int64_t(k_) * d_, kSmallThreads), kSmallThreads, 0, stream_>>>(
-        centers_.get(), k_, d_, shape_.paddedCenters(), centersT_.get(), centersD_.get());
+        centers_.get(), k_, d_, shape_.paddedCenters(), centersT_.get());
     KL_CUDA_CHECK_LAUNCH(stream_);
     KL_CUDA_CHECK(cudaMemsetAsync(sums_.get(), 0, sums_.bytes(), stream_));
     KL_CUDA_CHECK(cudaMemsetAsync(sumsq_.get(), 0, sumsq_.bytes(), stream_));
@@ -196,8 +194,8 @@ class PrunedKMeans final : public KMeansEngine {
     const Mode mode = modeFor(first);
     std::fill(std::begin(ran_), std::end(ran_), false);
     KL_CUDA_CHECK(cudaMemsetAsync(counters_.get(), 0, counters_.bytes(), stream_));
-    if (!first) timed(kMove, [&] { launchMove(mode != Mode::Warm); });
-    if (mode == Mode::Pruned) timed(kBounds, [&] { launchBounds(); });
+    timed(kMove, [&] { launchMove(first, mode != Mode::Warm); });
+    if (mode == Mode::Pruned) timed(kBounds, [&] { launchBoundsTighten(); });
     if (tf32_)
       timed(kDecide, [&] { launchTf32Decide(mode, first); });
     else
@@ -250,19 +248,19 @@ class PrunedKMeans final : public KMeansEngine {
   }
 
   std::vector<std::string> kernelNames() const override {
-    return {"prunedMoveKernel", "prunedBoundsKernel", "prunedDecideKernel", "prunedSumsKernel",
-            "prunedScoreKernel"};
+    return {"prunedMoveKernel", "prunedBoundsTightenKernel", "prunedDecideKernel",
+            "prunedSumsKernel", "prunedScoreKernel"};
   }
 
   std::vector<int> grids() const override {
-    return {k_, gridFor(n_, kSmallThreads), tf32_ ? tf32_->grid : decideGrid_,
+    return {k_, boundsGrid(), tf32_ ? tf32_->grid : decideGrid_,
             sumsBlocks_ * sumsSlabs_,
             gridFor(int64_t(k_) * 32, kSmallThreads)};
   }
 
   std::vector<ResourceUsage> resources() const override {
     return {cuda::kernelResources(prunedMoveKernel, kSmallThreads, 0),
-            cuda::kernelResources(prunedBoundsKernel, kSmallThreads, 0),
+            cuda::kernelResources(prunedBoundsTightenKernel, kSmallThreads, 0),
             tf32_ ? tf32AssignResources(*tf32_)
                   : cuda::kernelResources(prunedDecideKernel, shape_.threads, shape_.sharedBytes()),
             cuda::kernelResources(prunedSumsKernel, kSmallThreads, sumsSmem_),
@@ -364,33 +362,39 @@ class PrunedKMeans final : public KMeansEngine {
     return double(lastDecided_) > kRewarmShare * double(n_) ? Mode::Warm : Mode::Pruned;
   }
 
-  void launchMove(bool withHalf) {
-    const int kpad = shape_.paddedCenters();
-    prunedMoveKernel<<<k_, kSmallThreads, 0, stream_>>>(centers_.get(), centersT_.get(),
-                                                        centersD_.get(), kpad,
-                                                        d_, sums_.get(), counts_.get(),
-                                                        drift_.get(), nearest_.get());
-    KL_CUDA_CHECK_LAUNCH(stream_);
-    if (!withHalf) return;  // a warm iteration keeps no bounds: no drifts or half distances
-    prunedHalfKernel<<<k_, kSmallThreads, 0, stream_>>>(centers_.get(), k_, d_, nearest_.get());
-    KL_CUDA_CHECK_LAUNCH(stream_);
-    prunedMoveFinishKernel<<<1, 1024, 0, stream_>>>(k_, drift_.get(), nearest_.get(),
-                                                    moves_.get());
-    KL_CUDA_CHECK_LAUNCH(stream_);
-  }
-
-  void launchBounds() {
-    prunedBoundsKernel<<<gridFor(n_, kSmallThreads), kSmallThreads, 0, stream_>>>(
-        n_, k_, labels_.get(), bounds_.get(), moves_.get(), failed_.get(), counter(kFailed));
-    KL_CUDA_CHECK_LAUNCH(stream_);
-  }
-
-  // Iteration 0: every point through the tiled decide. Later: the failed points tightened, the
-  // still-open ones decided. The near-ties of either go to the exact kernel.
-  void launchDecide(bool first) {
+  // The centers move (not in iteration 0), then one launch gives what the iteration needs of
+  // them: with `withMoves` each cluster's move for the bounds test (a warm iteration keeps no
+  // bounds: none), with the TF32 decision its centred copy and norms.
+  void launchMove(bool first, bool withMoves) {
     if (!first) {
-      launchTighten(false);
+      prunedMoveKernel<<<k_, kSmallThreads, 0, stream_>>>(centers_.get(), centersT_.get(),
+                                                          shape_.paddedCenters(), d_, sums_.get(),
+                                                          counts_.get(), drift_.get());
+      KL_CUDA_CHECK_LAUNCH(stream_);
     }
+    withMoves = withMoves && !first;
+    const bool prep = tf32_.has_value();
+    if (!withMoves && !prep) return;
+    prunedCenterGeometryKernel<<<k_, kSmallThreads, prep ? prepSmem_ : 0, stream_>>>(
+        centers_.get(), k_, d_, withMoves, drift_.get(), moves_.get(), prep, cc_.get(), cn_.get(),
+        cabs_.get());
+    KL_CUDA_CHECK_LAUNCH(stream_);
+  }
+
+  int boundsGrid() const { return sms_ * 8; }
+
+  // The bounds test of every point and the tightening of those that fail it (the count of those
+  // in kFailed); the ones still open are listed in undecided_.
+  void launchBoundsTighten() {
+    prunedBoundsTightenKernel<<<boundsGrid(), kSmallThreads, 0, stream_>>>(
+        x_, n_, d_, k_, centers_.get(), vec4_, labels_.get(), bounds_.get(), moves_.get(), gamma_,
+        slack_, counter(kFailed), undecided_.get(), counter(kUndecided));
+    KL_CUDA_CHECK_LAUNCH(stream_);
+  }
+
+  // Iteration 0: every point through the tiled decide. Later: the points the bounds test left
+  // open after tightening (launchBoundsTighten). The near-ties of either go to the exact kernel.
+  void launchDecide(bool first) {
     DecideArgs a{};
     a.X = x_;
     a.n = n_;
@@ -413,12 +417,12 @@ class PrunedKMeans final : public KMeansEngine {
     launchExact(a.changed);
   }
 
-  // The failed points' own distances (start: every point's, with the gaps' lower bounds).
-  void launchTighten(bool start) {
+  // The start: every point's own distance, its lower bound from the last warm iteration's gap.
+  void launchStartTighten() {
     prunedTightenKernel<<<sms_ * 8, kSmallThreads, 0, stream_>>>(
-        x_, d_, k_, centers_.get(), vec4_, start ? nullptr : failed_.get(), counter(kFailed), n_,
-        start ? gaps_.get() : nullptr, labels_.get(), bounds_.get(), moves_.get(), gamma_,
-        slack_, undecided_.get(), counter(kUndecided));
+        x_, d_, k_, centers_.get(), vec4_, n_, gaps_.get(),
+        labels_.get(), bounds_.get(), moves_.get(), gamma_, slack_, undecided_.get(),
+        counter(kUndecided));
     KL_CUDA_CHECK_LAUNCH(stream_);
   }
 
@@ -447,11 +451,7 @@ class PrunedKMeans final : public KMeansEngine {
   // The TF32 decision: every point (warm), or the points the start's or the bounds' tightening
   // left open; then the near ties.
   void launchTf32Decide(Mode mode, bool first) {
-    if (mode == Mode::Start) launchTighten(true);
-    if (mode == Mode::Pruned) launchTighten(false);
-    launchCenterPrep(centers_.get(), k_, d_, true, cc_.get(), cn_.get(), cabs_.get(), prepSmem_,
-                     stream_);
-    KL_CUDA_CHECK_LAUNCH(stream_);
+    if (mode == Mode::Start) launchStartTighten();
     PrunedTf32Out o{};
     const bool listed = mode != Mode::Warm;
     o.list = listed ? undecided_.get() : nullptr;
@@ -477,7 +477,7 @@ class PrunedKMeans final : public KMeansEngine {
     t.X = x_;
     t.d = d_;
     t.k = k_;
-    t.Cd = centersD_.get();
+    t.C = centers_.get();
     t.ties = ties_.get();
     t.tieOld = tieOld_.get();
     t.tieBest = tieBest_.get();
@@ -551,15 +551,13 @@ class PrunedKMeans final : public KMeansEngine {
 
   cuda::DeviceBuffer<float> centers_;   // K x D: this iteration's assignment's centers
   cuda::DeviceBuffer<float> centersT_;  // D x kpad: the same, transposed (zero padding)
-  cuda::DeviceBuffer<double> centersD_;  // K x D: the same, widened (the near ties read it)
   cuda::DeviceBuffer<double> sums_, sumsq_, outScores_, xsq_;
-  cuda::DeviceBuffer<int> counts_, outCounts_, labels_, failed_, undecided_, ties_, counters_;
+  cuda::DeviceBuffer<int> counts_, outCounts_, labels_, undecided_, ties_, counters_;
   cuda::DeviceBuffer<float> drift_, xnorm_;
   cuda::DeviceBuffer<float> gaps_, cc_, cn_, cabs_;  // the TF32 decision's
   cuda::DeviceBuffer<int> tieOld_, tieBest_, hard_;
   cuda::DeviceBuffer<float> tieGapNc_;
   cuda::DeviceBuffer<uint32_t> masks_;
-  cuda::DeviceBuffer<unsigned long long> nearest_;  // K: the nearest other center (double bits)
   cuda::DeviceBuffer<float4> moves_;               // K: (drift, otherDrift, half, 0)
   cuda::DeviceBuffer<float2> bounds_;              // N: (upper, lower)
   cuda::DeviceBuffer<int2> changed_;               // (point, old label)

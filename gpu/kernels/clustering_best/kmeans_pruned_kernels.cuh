@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <cfloat>
+#include <climits>
 #include <cstdint>
 
 #include "kernellab/kmeans_pruning.h"
@@ -35,27 +36,23 @@ __device__ __forceinline__ double blockSum(double v, double* scratch) {
 // Writes the centers (K x D, point-major) transposed into Ct (D rows of kpad floats): the layout
 // the decide kernels read, a row of consecutive centers per dimension. Used once per begin().
 __global__ void prunedTransposeKernel(const float* __restrict__ C, int k, int d, int kpad,
-                                      float* __restrict__ Ct, double* __restrict__ Cd) {
+                                      float* __restrict__ Ct) {
   const int64_t total = static_cast<int64_t>(k) * d;
   for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
        e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     const int64_t c = e / d, q = e - c * d;
     Ct[q * kpad + c] = C[e];
-    Cd[e] = double(C[e]);
   }
 }
 
 // One block per cluster: the center moves to float(S / n) (an empty cluster keeps its center),
-// in place in C, in its transposed copy Ct and in its widened copy Cd (the near ties' double
-// distances read it and convert nothing per batch; warpWideDistances says what that measured);
-// its drift |c_old - c_new| in double, rounded up with the CPU version's 1e-12 margin (which
-// covers any summation order); its nearest-center slot reset for prunedHalfKernel. Reads K x D
-// doubles once: tiny next to the points.
+// in place in C and in its transposed copy Ct; its drift |c_old - c_new| in double, rounded up
+// with the CPU version's 1e-12 margin (which covers any summation order). Reads K x D doubles
+// once: tiny next to the points.
 __global__ void __launch_bounds__(kSmallThreads)
-    prunedMoveKernel(float* __restrict__ C, float* __restrict__ Ct, double* __restrict__ Cd,
-                     int kpad, int d,
+    prunedMoveKernel(float* __restrict__ C, float* __restrict__ Ct, int kpad, int d,
                      const double* __restrict__ sums, const int* __restrict__ counts,
-                     float* __restrict__ drift, unsigned long long* __restrict__ nearest) {
+                     float* __restrict__ drift) {
   __shared__ double scratch[32];
   const int c = static_cast<int>(blockIdx.x);
   const int count = counts[c];
@@ -68,28 +65,21 @@ __global__ void __launch_bounds__(kSmallThreads)
     dd = fma(diff, diff, dd);
     C[e] = moved;
     Ct[static_cast<int64_t>(q) * kpad + c] = moved;
-    Cd[e] = double(moved);
   }
   dd = blockSum(dd, scratch);
-  if (threadIdx.x == 0) {
-    drift[c] = floatUp(sqrt(dd) * (1.0 + 1e-12));
-    nearest[c] = static_cast<unsigned long long>(__double_as_longlong(INFINITY));
-  }
+  if (threadIdx.x == 0) drift[c] = floatUp(sqrt(dd) * (1.0 + 1e-12));
 }
 
 constexpr int kHalfBatch = 4;  // other centers measured per pass over a center's row
 
-// Each center's squared distance to its nearest other (moved) center, in double: a block per
-// center, each warp taking kHalfBatch other centers at a time with the lanes over the dimensions
-// (their loads in flight together), the minimum over the warps. NaN distances never win (fmin,
-// as std::min leaves a NaN out on the CPU); without another center, +inf. Stored as the double's
-// bits (the format prunedMoveFinishKernel reads). K = 100, D = 200: 1e6 fused multiply-adds; the
-// 16 x 16 pair tiles this replaced (a thread per pair walking the dimensions) took 17 us.
-__global__ void __launch_bounds__(kSmallThreads)
-    prunedHalfKernel(const float* __restrict__ C, int k, int d,
-                     unsigned long long* __restrict__ nearest) {
-  __shared__ double warpMin[kSmallThreads / 32];
-  const int i = static_cast<int>(blockIdx.x);
+// Center i's squared distance to its nearest other (moved) center, in double, on every thread of
+// the block: each warp takes kHalfBatch other centers at a time with the lanes over the
+// dimensions (their loads in flight together), the minimum over the warps. NaN distances never
+// win (fmin, as std::min leaves a NaN out on the CPU); without another center, +inf. K = 100,
+// D = 200: 1e6 fused multiply-adds over K blocks; 16 x 16 pair tiles (a thread per pair walking
+// the dimensions) took 17 us.
+__device__ __forceinline__ double nearestOtherSq(const float* __restrict__ C, int k, int d, int i,
+                                                 double* warpMin) {
   const int lane = static_cast<int>(threadIdx.x & 31u), warp = static_cast<int>(threadIdx.x >> 5);
   const int warps = static_cast<int>(blockDim.x >> 5);
   const float* ci = C + static_cast<int64_t>(i) * d;
@@ -117,32 +107,31 @@ __global__ void __launch_bounds__(kSmallThreads)
       if (j < k && j != i) mn = fmin(mn, v);
     }
   }
+  __syncthreads();  // warpMin free from an earlier use
   if (lane == 0) warpMin[warp] = mn;
   __syncthreads();
-  if (threadIdx.x == 0) {
-    for (int w = 1; w < warps; ++w) mn = fmin(mn, warpMin[w]);  // a fixed order
-    nearest[i] = static_cast<unsigned long long>(__double_as_longlong(mn));
-  }
+  mn = warpMin[0];
+  for (int w = 1; w < warps; ++w) mn = fmin(mn, warpMin[w]);  // a fixed order
+  return mn;
 }
 
-// One block: every cluster's move as the bounds test reads it, (drift, otherDrift, half, 0).
-// otherDrift is the largest drift of the other centers: the largest drift overall, except for
-// the center that has it (the first such index, as the CPU's loop picks), which gets the second
-// largest. half = sqrt(nearest) / 2, rounded down with the CPU version's margin.
-__global__ void __launch_bounds__(1024)
-    prunedMoveFinishKernel(int k, const float* __restrict__ drift,
-                           const unsigned long long* __restrict__ nearest,
-                           float4* __restrict__ moves) {
+// The largest drift (its center `top`, the first such index, as the CPU's loop picks) and the
+// largest among the other centers (`second`), the same on every thread of the block. Drifts are
+// >= 0 and the CPU's second starts at 0; a NaN drift (NaN points) takes the CPU's comparisons one
+// by one.
+struct DriftTop {
+  int top;
+  float topDrift, secondDrift;
+};
+__device__ __forceinline__ DriftTop driftTop(int k, const float* __restrict__ drift) {
   __shared__ float warpBest[32], warpSecond[32];
   __shared__ int warpTop[32];
-  __shared__ float topDrift, secondDrift;
-  __shared__ int top;
+  __shared__ DriftTop out;
   const int tid = static_cast<int>(threadIdx.x), lane = tid & 31, warp = tid >> 5;
   const int warps = static_cast<int>(blockDim.x >> 5);
   bool nan = false;
   for (int c = tid; c < k; c += blockDim.x) nan = nan || isnan(drift[c]);
   if (__syncthreads_or(nan)) {
-    // A NaN center (NaN points): the CPU's comparisons, one by one.
     if (tid == 0) {
       int t = -1;
       float td = 0.f, sd = 0.f;
@@ -156,87 +145,107 @@ __global__ void __launch_bounds__(1024)
           sd = v;
         }
       }
-      top = t;
-      topDrift = td;
-      secondDrift = sd;
-    }
-  } else {
-    // The largest drift, lowest index at equal, then the largest among the other centers.
-    float v = -1.f;
-    int at = INT_MAX;
-    for (int c = tid; c < k; c += blockDim.x)
-      if (drift[c] > v) {  // c grows: the lowest index at equal
-        v = drift[c];
-        at = c;
-      }
-    for (int o = 16; o > 0; o >>= 1) {
-      const float ov = __shfl_xor_sync(kFullMask, v, o);
-      const int oa = __shfl_xor_sync(kFullMask, at, o);
-      if (ov > v || (ov == v && oa < at)) {
-        v = ov;
-        at = oa;
-      }
-    }
-    if (lane == 0) {
-      warpBest[warp] = v;
-      warpTop[warp] = at;
+      out = DriftTop{t, td, sd};
     }
     __syncthreads();
-    if (tid == 0) {
-      float bv = warpBest[0];
-      int ba = warpTop[0];
-      for (int w = 1; w < warps; ++w)
-        if (warpBest[w] > bv || (warpBest[w] == bv && warpTop[w] < ba)) {
-          bv = warpBest[w];
-          ba = warpTop[w];
-        }
-      top = ba;
-      topDrift = bv;
+    return out;
+  }
+  float v = -1.f;
+  int at = INT_MAX;
+  for (int c = tid; c < k; c += blockDim.x)
+    if (drift[c] > v) {  // c grows: the lowest index at equal
+      v = drift[c];
+      at = c;
     }
-    __syncthreads();
-    float s = 0.f;  // the CPU's second starts at 0 (drifts are >= 0)
-    for (int c = tid; c < k; c += blockDim.x)
-      if (c != top) s = fmaxf(s, drift[c]);
-    for (int o = 16; o > 0; o >>= 1) s = fmaxf(s, __shfl_xor_sync(kFullMask, s, o));
-    if (lane == 0) warpSecond[warp] = s;
-    __syncthreads();
-    if (tid == 0) {
-      for (int w = 1; w < warps; ++w) s = fmaxf(s, warpSecond[w]);
-      secondDrift = s;
+  for (int o = 16; o > 0; o >>= 1) {
+    const float ov = __shfl_xor_sync(kFullMask, v, o);
+    const int oa = __shfl_xor_sync(kFullMask, at, o);
+    if (ov > v || (ov == v && oa < at)) {
+      v = ov;
+      at = oa;
     }
+  }
+  if (lane == 0) {
+    warpBest[warp] = v;
+    warpTop[warp] = at;
   }
   __syncthreads();
-  for (int c = tid; c < k; c += blockDim.x) {
-    const double nearestSq = __longlong_as_double(static_cast<long long>(nearest[c]));
-    const float half = floatDown(0.5 * sqrt(nearestSq) * (1.0 - 1e-12));
-    moves[c] = make_float4(drift[c], c == top ? secondDrift : topDrift, half, 0.f);
-  }
+  float bv = warpBest[0];
+  int ba = warpTop[0];
+  for (int w = 1; w < warps; ++w)
+    if (warpBest[w] > bv || (warpBest[w] == bv && warpTop[w] < ba)) {
+      bv = warpBest[w];
+      ba = warpTop[w];
+    }
+  float sv = 0.f;
+  for (int c = tid; c < k; c += blockDim.x)
+    if (c != ba) sv = fmaxf(sv, drift[c]);
+  for (int o = 16; o > 0; o >>= 1) sv = fmaxf(sv, __shfl_xor_sync(kFullMask, sv, o));
+  if (lane == 0) warpSecond[warp] = sv;
+  __syncthreads();
+  for (int w = 0; w < warps; ++w) sv = fmaxf(sv, warpSecond[w]);
+  return DriftTop{ba, bv, sv};
 }
 
-// A thread per point: the bounds follow the centers' move (prunedBoundsHold); the points whose
-// bounds no longer prove their label are listed for the decide stage. Reads the label and both
-// bounds (12 bytes) and the cluster's move (16 bytes, L1), writes the bounds back: 20 bytes a
-// point, coalesced. Expected limiter: DRAM (about 6 us at N = 1e6 on the H200).
+// One block per center i, after the move (and in iteration 0, alone): what the iteration needs
+// to know about the centers, in one launch where three took ~33 us (a block per center for the
+// half distances, one block for the drifts' maxima, K / 32 blocks for the TF32 decision's centred
+// copy; Nsight Compute, H100, 2026-12-05).
+//  - withMoves: moves[i] = (drift, otherDrift, half, 0) for the bounds test: otherDrift the
+//    largest drift of the other centers, half = sqrt(nearest other)/2 rounded down with the CPU
+//    version's margin. Each block finds the drifts' maxima itself (K floats, a fixed order).
+//  - prep (the TF32 decision): the centers' mean m (each block sums it itself, in double, in a
+//    fixed order), Cc[i] = c_i - m (float), cn[i] = |c_i|^2 and cabs[i] = |Cc[i]| rounded up:
+//    centerPrepKernel's outputs (kmeans_parts.cu) for this center.
 __global__ void __launch_bounds__(kSmallThreads)
-    prunedBoundsKernel(int64_t n, int k, const int* __restrict__ labels,
-                       float2* __restrict__ bounds, const float4* __restrict__ moves,
-                       int* __restrict__ failed, int* __restrict__ failedCount) {
-  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  bool fail = false;
-  if (i < n) {
-    const int a = labels[i];
-    if (a < 0 || a >= k) {
-      fail = true;  // never decided (an iteration > 0 without iteration 0): decide it
-    } else {
-      const float2 b = bounds[i];
-      const float4 m = __ldg(moves + a);
-      PrunedPointBounds pb{b.x, b.y};
-      fail = !prunedBoundsHold(pb, PrunedCenterMove{m.x, m.y, m.z});
-      bounds[i] = make_float2(pb.upper, pb.lower);
+    prunedCenterGeometryKernel(const float* __restrict__ C, int k, int d, bool withMoves,
+                               const float* __restrict__ drift, float4* __restrict__ moves,
+                               bool prep, float* __restrict__ Cc, float* __restrict__ cn,
+                               float* __restrict__ cabs) {
+  extern __shared__ float mean[];  // d floats with prep
+  __shared__ double warpMin[kSmallThreads / 32];
+  const int i = static_cast<int>(blockIdx.x);
+  const int tid = static_cast<int>(threadIdx.x), lane = tid & 31;
+  if (prep) {
+    for (int q = tid; q < d; q += blockDim.x) {
+      double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;  // four chains: the loads overlap
+      int kk = 0;
+      for (; kk + 3 < k; kk += 4) {
+        s0 += C[static_cast<int64_t>(kk) * d + q];
+        s1 += C[static_cast<int64_t>(kk + 1) * d + q];
+        s2 += C[static_cast<int64_t>(kk + 2) * d + q];
+        s3 += C[static_cast<int64_t>(kk + 3) * d + q];
+      }
+      for (; kk < k; ++kk) s0 += C[static_cast<int64_t>(kk) * d + q];
+      mean[q] = static_cast<float>(((s0 + s1) + (s2 + s3)) / k);
+    }
+    __syncthreads();
+    if (tid < 32) {
+      double sn = 0.0, sc = 0.0;
+      for (int q = lane; q < d; q += 32) {
+        const float c = C[static_cast<int64_t>(i) * d + q];
+        sn = fma(double(c), double(c), sn);
+        const float cc = c - mean[q];
+        Cc[static_cast<int64_t>(i) * d + q] = cc;
+        sc = fma(double(cc), double(cc), sc);
+      }
+      for (int o = 16; o > 0; o >>= 1) {
+        sn += __shfl_xor_sync(kFullMask, sn, o);
+        sc += __shfl_xor_sync(kFullMask, sc, o);
+      }
+      if (lane == 0) {
+        cn[i] = static_cast<float>(sn);
+        cabs[i] = __double2float_ru(sqrt(sc) * (1.0 + 1e-12));
+      }
     }
   }
-  const int slot = warpAppendSlot(fail, failedCount);  // every lane: no early return above
-  if (fail) failed[slot] = static_cast<int>(i);
+  if (!withMoves) return;  // the whole block
+  const double nearestSq = nearestOtherSq(C, k, d, i, warpMin);
+  const DriftTop t = driftTop(k, drift);
+  if (tid == 0) {
+    const float half = floatDown(0.5 * sqrt(nearestSq) * (1.0 - 1e-12));
+    moves[i] = make_float4(drift[i], i == t.top ? t.secondDrift : t.topDrift, half, 0.f);
+  }
 }
 
 // acc plus the squared differences of four coordinates, in order.
@@ -314,26 +323,45 @@ __device__ __forceinline__ void warpSquaredDistances(const float* const (&x)[P],
     for (int o = 16; o > 0; o >>= 1) f[p] += __shfl_xor_sync(kFullMask, f[p], o);
 }
 
-// The points that failed the bounds test, up to 32 to a warp round: lane j loads round point j's
-// index, label, its center's move and its old lower bound (or gap) at once; then the warp
-// re-measures the points' own centers two at a time (the rows read contiguously, both pairs'
-// loads in flight), and lane j decides point j: it keeps its label with the tightened upper bound
-// when prunedTightenedHolds, else it is listed for the full decision with bounds (upper, lower
-// bound of its own distance), which the TF32 decision turns into Hamerly bounds
-// (decideSliceRowsPruned). A round is as long as the list needs to cover every warp once (a
-// short list: one point per warp; a long one: 32, one atomic per 32 points). One point at a time,
-// with its loads one after another, took 27-65 us for 40,000-96,000 points (Nsight Compute,
-// H200, 2026-12-04).
-//
-// With `gaps` (the first iteration after warm ones, which kept no bounds): every point, `failed`
-// null and n of them. The lower bound comes from the gap the last warm iteration proved,
+// A warp round's own distances: lane j holds round point j (p, its label a); the warp measures
+// the points two at a time (the rows read contiguously, both pairs' loads in flight) and point
+// j's float squared distance to its center ends on lane j. An unlabelled point (a NaN row's) is
+// measured against itself, and its caller never trusts it.
+__device__ __forceinline__ float roundOwnDistances(const float* __restrict__ X,
+                                                  const float* __restrict__ C, int d, int k,
+                                                  bool vec4, int round, int p, int a, int lane) {
+  float f = 0.f;
+  for (int j = 0; j < round; j += 2) {  // warp-uniform
+    const int j1 = j + 1 < round ? j + 1 : j;
+    const int p0 = __shfl_sync(kFullMask, p, j), p1 = __shfl_sync(kFullMask, p, j1);
+    const int a0 = __shfl_sync(kFullMask, a, j), a1 = __shfl_sync(kFullMask, a, j1);
+    const float* const xs[2] = {X + static_cast<int64_t>(p0) * d,
+                                X + static_cast<int64_t>(p1) * d};
+    const float* const cs[2] = {a0 >= 0 && a0 < k ? C + static_cast<int64_t>(a0) * d : xs[0],
+                                a1 >= 0 && a1 < k ? C + static_cast<int64_t>(a1) * d : xs[1]};
+    float two[2];
+    warpSquaredDistances<2>(xs, cs, d, vec4, lane, two);
+    if (lane == j) f = two[0];
+    if (lane == j1 && j1 != j) f = two[1];
+  }
+  return f;
+}
+
+// The start (the first iteration after warm ones, which kept no bounds): every point's own
+// distance, up to 32 points to a warp round: lane j loads round point j's label, its center's
+// move and its gap at once; then the warp re-measures the points' own centers two at a time (the
+// rows read contiguously, both pairs' loads in flight), and lane j decides point j: it keeps its
+// label with the tightened upper bound when prunedTightenedHolds, else it is listed for the full
+// decision with bounds (upper, lower bound of its own distance), which the TF32 decision turns
+// into Hamerly bounds (decideSliceRowsPruned). One point at a time, with its loads one after
+// another, the same measuring of a list took 27-65 us for 40,000-96,000 points (Nsight Compute,
+// H200, 2026-12-04). The lower bound comes from the gap the last warm iteration proved,
 // d^2(second) - d^2(label) >= gap with its centers: d_old(x, c_label) >= own - drift, so every
 // other center was at least sqrt((own - drift)^2 + gap) away, and is now at least that minus the
 // largest drift of the others.
 __global__ void __launch_bounds__(kSmallThreads)
     prunedTightenKernel(const float* __restrict__ X, int d, int k, const float* __restrict__ C,
-                        bool vec4, const int* __restrict__ failed,
-                        const int* __restrict__ failedCount, int64_t n,
+                        bool vec4, int64_t n,
                         const float* __restrict__ gaps, const int* __restrict__ labels,
                         float2* __restrict__ bounds, const float4* __restrict__ moves,
                         double gamma, double slack, int* __restrict__ undecided,
@@ -341,7 +369,7 @@ __global__ void __launch_bounds__(kSmallThreads)
   const int lane = static_cast<int>(threadIdx.x & 31u);
   const int64_t warp = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const int64_t warps = (static_cast<int64_t>(gridDim.x) * blockDim.x) >> 5;
-  const int64_t count = failed ? static_cast<int64_t>(*failedCount) : n;
+  const int64_t count = n;
   int64_t per = (count + warps - 1) / warps;
   per = per < 1 ? 1 : per > 32 ? 32 : per;
   for (int64_t base = warp * per; base < count; base += warps * per) {
@@ -349,32 +377,17 @@ __global__ void __launch_bounds__(kSmallThreads)
     const bool mine = lane < round;
     int p = 0, a = -1;
     float4 m = make_float4(0.f, 0.f, 0.f, 0.f);
-    float prior = 0.f;  // the gap (start) or the old lower bound
+    float prior = 0.f;  // the gap
     if (mine) {
-      p = failed ? failed[base + lane] : static_cast<int>(base + lane);
+      p = static_cast<int>(base + lane);
       a = labels[p];
     }
     const bool labelled = a >= 0 && a < k;
     if (mine && labelled) {
       m = __ldg(moves + a);
-      prior = gaps ? gaps[p] : bounds[p].y;
+      prior = gaps[p];
     }
-    // Round point j's own distance ends on lane j. An unlabelled point (a NaN row's) is measured
-    // against itself and never trusted below.
-    float f = 0.f;
-    for (int j = 0; j < round; j += 2) {  // warp-uniform
-      const int j1 = j + 1 < round ? j + 1 : j;
-      const int p0 = __shfl_sync(kFullMask, p, j), p1 = __shfl_sync(kFullMask, p, j1);
-      const int a0 = __shfl_sync(kFullMask, a, j), a1 = __shfl_sync(kFullMask, a, j1);
-      const float* const xs[2] = {X + static_cast<int64_t>(p0) * d,
-                                  X + static_cast<int64_t>(p1) * d};
-      const float* const cs[2] = {a0 >= 0 && a0 < k ? C + static_cast<int64_t>(a0) * d : xs[0],
-                                  a1 >= 0 && a1 < k ? C + static_cast<int64_t>(a1) * d : xs[1]};
-      float two[2];
-      warpSquaredDistances<2>(xs, cs, d, vec4, lane, two);
-      if (lane == j) f = two[0];
-      if (lane == j1 && j1 != j) f = two[1];
-    }
+    const float f = roundOwnDistances(X, C, d, k, vec4, round, p, a, lane);
     bool undecide = false;
     if (mine) {
       bool holds = false;
@@ -382,13 +395,9 @@ __global__ void __launch_bounds__(kSmallThreads)
       if (labelled) {
         own = floatUp(upperDistance(f, gamma, slack));
         ownLow = floatDown(lowerDistance(f, gamma, slack));
-        if (gaps) {
-          const double before = fmax(0.0, double(ownLow) - double(m.x));
-          const double second = sqrt(before * before + double(prior)) * (1.0 - 1e-12);
-          lower = floatDown(second - double(m.y));
-        } else {
-          lower = prior;
-        }
+        const double before = fmax(0.0, double(ownLow) - double(m.x));
+        const double second = sqrt(before * before + double(prior)) * (1.0 - 1e-12);
+        lower = floatDown(second - double(m.y));
         holds = prunedTightenedHolds(own, PrunedPointBounds{own, lower},
                                      PrunedCenterMove{m.x, m.y, m.z});
       }
@@ -400,52 +409,95 @@ __global__ void __launch_bounds__(kSmallThreads)
   }
 }
 
-// The squared distances in double of point x to the batch's centers, as warpExactDistances (the
-// same sums, bit for bit) but with the point's first kStagedDims dimensions per lane already
-// widened (xd, once per point) and the centers read widened (Cd): no conversion per batch.
-// Measured (Nsight Compute, H100, 2026-12-05, 40 iterations to the fixed point, ~10,000 near ties
-// of ~20 candidates each per iteration): the session-8 form (one 32 dimensions at a time, float
-// centers converted per use, 4 blocks per SM) 2.74 ms per run; staged loads alone 3.07 (the
-// conversions' pipe was the limiter, and the staging halved the warps); this form 2.91. So the
-// session-8 form is the faster one; going back to it waits for a device verification.
-template <int B>
-__device__ __forceinline__ void warpWideDistances(const double (&xd)[kStagedDims],
-                                                  const float* __restrict__ x,
-                                                  const double* __restrict__ Cd, int d,
-                                                  const int (&kb)[B], int lane, double (&v)[B]) {
-  double cs[B][kStagedDims];
-#pragma unroll
-  for (int t = 0; t < kStagedDims; ++t) {
-    const int q = lane + 32 * t;
-#pragma unroll
-    for (int b = 0; b < B; ++b)
-      cs[b][t] = q < d && kb[b] >= 0 ? Cd[static_cast<int64_t>(kb[b]) * d + q] : 0.0;
-  }
-#pragma unroll
-  for (int b = 0; b < B; ++b) v[b] = 0.0;
-#pragma unroll
-  for (int t = 0; t < kStagedDims; ++t) {
-    if (lane + 32 * t >= d) break;
-#pragma unroll
-    for (int b = 0; b < B; ++b)
-      if (kb[b] >= 0) {
-        const double dv = xd[t] - cs[b][t];
-        v[b] = fma(dv, dv, v[b]);
+// The bounds test and the tightening of the points that fail it, in one launch where two took
+// ~50 us per pruned iteration (Nsight Compute, H100, 2026-12-05: the test 13-16 us, a thread per
+// point, then the tightening of its list 34-45 us). A block takes 32-point units dealt to the
+// blocks in turn (unit b, b + G, ...; a run of failing points, a cluster whose bounds all broke,
+// spreads over many blocks) in rounds of kRoundUnits units: each lane tests one point
+// (prunedBoundsHold, the bounds written back), the failures of the round go to a list in shared
+// memory with their label, move and lower bound, and the block's warps share the list: two
+// points' own distances per pass (warpSquaredDistances), lane j deciding point j as
+// prunedTightenKernel does. `visited` counts the failures, `undecided` lists the points still
+// open, with bounds (upper, lower bound of their own distance) for the TF32 decision.
+constexpr int kRoundUnits = 32;  // units of 32 points per block and round: 1024 points
+struct FailedPoint {
+  int point, label;
+  float drift, otherDrift, half, lower;
+};
+__global__ void __launch_bounds__(kSmallThreads)
+    prunedBoundsTightenKernel(const float* __restrict__ X, int64_t n, int d, int k,
+                              const float* __restrict__ C, bool vec4,
+                              const int* __restrict__ labels, float2* __restrict__ bounds,
+                              const float4* __restrict__ moves, double gamma, double slack,
+                              int* __restrict__ visited, int* __restrict__ undecided,
+                              int* __restrict__ undecidedCount) {
+  __shared__ FailedPoint list[kRoundUnits * 32];
+  __shared__ int listCount;
+  const int lane = static_cast<int>(threadIdx.x & 31u), warp = static_cast<int>(threadIdx.x >> 5);
+  const int warps = static_cast<int>(blockDim.x >> 5);
+  const int64_t units = (n + 31) / 32;
+  const int64_t blockUnits =
+      units > blockIdx.x ? (units - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
+  for (int64_t r0 = 0; r0 < blockUnits; r0 += kRoundUnits) {  // block-uniform
+    if (threadIdx.x == 0) listCount = 0;
+    __syncthreads();
+    // The test: warp w takes the round's units w, w + warps, ...
+    for (int64_t ru = r0 + warp; ru < r0 + kRoundUnits && ru < blockUnits; ru += warps) {
+      const int64_t i = (blockIdx.x + ru * gridDim.x) * 32 + lane;
+      bool fail = false;
+      FailedPoint f{static_cast<int>(i), -1, 0.f, 0.f, 0.f, 0.f};
+      if (i < n) {
+        const int a = labels[i];
+        f.label = a;
+        if (a < 0 || a >= k) {
+          fail = true;  // never decided (an iteration > 0 without iteration 0): decide it
+        } else {
+          const float2 b = bounds[i];
+          const float4 m = __ldg(moves + a);
+          PrunedPointBounds pb{b.x, b.y};
+          fail = !prunedBoundsHold(pb, PrunedCenterMove{m.x, m.y, m.z});
+          bounds[i] = make_float2(pb.upper, pb.lower);
+          f = FailedPoint{static_cast<int>(i), a, m.x, m.y, m.z, pb.lower};
+        }
       }
-  }
-  for (int q = lane + 32 * kStagedDims; q < d; q += 32) {
-    const double xv = double(x[q]);
-#pragma unroll
-    for (int b = 0; b < B; ++b)
-      if (kb[b] >= 0) {
-        const double dv = xv - Cd[static_cast<int64_t>(kb[b]) * d + q];
-        v[b] = fma(dv, dv, v[b]);
+      const unsigned mask = __ballot_sync(kFullMask, fail);
+      if (mask) {  // warp-uniform
+        int base = 0;
+        const int leader = __ffs(mask) - 1;
+        if (lane == leader) base = atomicAdd(&listCount, __popc(mask));
+        base = __shfl_sync(kFullMask, base, leader);
+        if (fail) list[base + __popc(mask & ((1u << lane) - 1u))] = f;
       }
-  }
-#pragma unroll
-  for (int b = 0; b < B; ++b) {
-    if (kb[b] < 0) break;  // warp-uniform
-    for (int o = 16; o > 0; o >>= 1) v[b] += __shfl_xor_sync(0xffffffffu, v[b], o);
+    }
+    __syncthreads();
+    const int count = listCount;
+    if (threadIdx.x == 0 && count > 0) atomicAdd(visited, count);
+    // The tightening: the list in even shares, up to 32 points to a warp round.
+    int per = (count + warps - 1) / warps;
+    per = per < 1 ? 1 : per > 32 ? 32 : per;
+    for (int base = warp * per; base < count; base += warps * per) {  // warp-uniform
+      const int round = count - base < per ? count - base : per;
+      const bool mine = lane < round;
+      const FailedPoint f = mine ? list[base + lane] : FailedPoint{0, -1, 0.f, 0.f, 0.f, 0.f};
+      const bool labelled = f.label >= 0 && f.label < k;
+      const float dist = roundOwnDistances(X, C, d, k, vec4, round, f.point, f.label, lane);
+      bool undecide = false;
+      if (mine) {
+        bool holds = false;
+        float own = INFINITY, ownLow = 0.f;
+        if (labelled) {
+          own = floatUp(upperDistance(dist, gamma, slack));
+          ownLow = floatDown(lowerDistance(dist, gamma, slack));
+          holds = prunedTightenedHolds(own, PrunedPointBounds{own, f.lower},
+                                       PrunedCenterMove{f.drift, f.otherDrift, f.half});
+        }
+        undecide = !holds;
+        bounds[f.point] = holds ? make_float2(own, f.lower) : make_float2(own, ownLow);
+      }
+      const int slot = warpAppendSlot(undecide, undecidedCount);
+      if (undecide) undecided[slot] = f.point;
+    }
+    __syncthreads();  // the list is refilled next round
   }
 }
 
@@ -460,7 +512,7 @@ __device__ __forceinline__ void warpWideDistances(const double (&xd)[kStagedDims
 struct TieArgs {
   const float* X;
   int d, k;
-  const double* Cd;  // K x D, point-major, the centers widened
+  const float* C;  // K x D, point-major
   const int* ties;
   const int* tieOld;
   const int* tieBest;
@@ -478,8 +530,12 @@ struct TieArgs {
 
 constexpr int kTieBatch = 4;
 
-// Two blocks per SM (128 registers): the widened point and four widened center rows per lane.
-__global__ void __launch_bounds__(kSmallThreads, 2) prunedTieKernel(TieArgs a) {
+// The session-8 form, measured against two others (Nsight Compute, H100, 2026-12-05, 40
+// iterations to the fixed point, ~10,000 near ties of ~20 candidates each per iteration): this
+// one 2.74 ms per run; staged loads (warpExactDistances' S = 8) 3.07; the point widened once and
+// the centers read from a widened copy, two blocks per SM, 2.91. The kernel is bound by issuing
+// (the float-to-double conversions run on the narrow XU pipe), and both others cost it warps.
+__global__ void __launch_bounds__(kSmallThreads) prunedTieKernel(TieArgs a) {
   const int lane = static_cast<int>(threadIdx.x & 31u);
   const int count = *a.tieCount;
   const int64_t warps = (static_cast<int64_t>(gridDim.x) * blockDim.x) >> 5;
@@ -487,47 +543,27 @@ __global__ void __launch_bounds__(kSmallThreads, 2) prunedTieKernel(TieArgs a) {
        w += warps) {
     const int p = a.ties[w];
     const int top = a.tieBest[w];
-    // All of the point's candidate bits at once, as two 64-bit halves (K <= 128): the batches
-    // fill across the mask's words, so two candidates in different words share one pass.
-    static_assert(kMaskWords == 4, "the candidates are read as two 64-bit halves");
-    const uint4 mw = *reinterpret_cast<const uint4*>(a.masks + w * kMaskWords);
-    uint64_t lo = (uint64_t(mw.y) << 32) | mw.x, hi = (uint64_t(mw.w) << 32) | mw.z;
     const float* x = a.X + static_cast<int64_t>(p) * a.d;
-    double xd[kStagedDims];  // widened once, for every batch
-#pragma unroll
-    for (int t = 0; t < kStagedDims; ++t) {
-      const int q = lane + 32 * t;
-      xd[t] = q < a.d ? double(x[q]) : 0.0;
-    }
     double best = INFINITY, second = INFINITY, atTop = NAN;
     int label = -1;
-    while (lo | hi) {  // the same bits on every lane: warp-uniform
-      int kb[kTieBatch];
+    for (int k0 = 0; k0 < a.k; k0 += 32) {
+      uint32_t bits = a.masks[w * kMaskWords + (k0 >> 5)];
+      while (bits) {  // the same bits on every lane: warp-uniform
+        int kb[kTieBatch];
+        takeCandidates(bits, k0, kb);
+        double v[kTieBatch];
+        warpExactDistances<kTieBatch, 0>(x, a.C, a.d, kb, lane, v);
 #pragma unroll
-      for (int b = 0; b < kTieBatch; ++b) {  // lowest index first
-        if (lo) {
-          kb[b] = __ffsll(static_cast<long long>(lo)) - 1;
-          lo &= lo - 1;
-        } else if (hi) {
-          kb[b] = 64 + __ffsll(static_cast<long long>(hi)) - 1;
-          hi &= hi - 1;
-        } else {
-          kb[b] = -1;
-        }
-        if (kb[b] >= a.k) kb[b] = -1;  // (bits past K are never set)
-      }
-      double v[kTieBatch];
-      warpWideDistances(xd, x, a.Cd, a.d, kb, lane, v);
-#pragma unroll
-      for (int b = 0; b < kTieBatch; ++b) {
-        if (kb[b] < 0) break;  // warp-uniform
-        if (kb[b] == top) atTop = v[b];
-        if (v[b] < best) {  // increasing index: the lowest at equal distance
-          second = best;
-          best = v[b];
-          label = kb[b];
-        } else {
-          second = fmin(second, v[b]);
+        for (int b = 0; b < kTieBatch; ++b) {
+          if (kb[b] < 0) break;  // warp-uniform
+          if (kb[b] == top) atTop = v[b];
+          if (v[b] < best) {  // increasing index: the lowest at equal distance
+            second = best;
+            best = v[b];
+            label = kb[b];
+          } else {
+            second = fmin(second, v[b]);
+          }
         }
       }
     }
