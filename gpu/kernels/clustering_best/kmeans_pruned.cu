@@ -7,7 +7,8 @@
 // Where the TF32 tensor cores run (compute capability 8.0+, K <= 128), the points that need a
 // full decision get it from best's fused TF32 products (kmeans_tf32_assign.cuh, the pruned
 // epilogue of kmeans_assign_decide.cuh): a proven bound decides most; the near ties are
-// re-decided in double among their candidates (prunedTieKernel). The first iterations from
+// re-decided among their candidates, in float first (prunedTieScreenKernel), then in double for
+// the candidates the float sums cannot tell apart (prunedTieKernel). The first iterations from
 // first-K centers, where 81-100 % of the points failed the bounds (H200, session 7), are warm:
 // every point through the TF32 products, no bounds kept, only each point's gap (a lower bound of
 // d^2(second nearest) - d^2(nearest)); the first iteration after them (start) measures every
@@ -25,7 +26,7 @@
 //  - the decide group: the start's prunedTightenKernel measures every point's own center and
 //    lists those still open; then either the TF32
 //    decision (kmeansTf32AssignKernel, pruned epilogue) of the listed points (warm: all of them),
-//    prunedTieKernel for its near ties and prunedExactKernel for any it cannot decide (NaN), or
+//    prunedTieScreenKernel and prunedTieKernel for its near ties and prunedExactKernel for any it cannot decide (NaN), or
 //    prunedDecideKernel (all K float distances, register-tiled, kmeans_pruned_decide.cuh) and
 //    prunedExactKernel for its near ties. Changed labels are listed with the old ones.
 //  - the sums: iteration 0, and a warm iteration after one that changed half the labels, by label
@@ -62,7 +63,7 @@ namespace kernellab::clustering::best {
 namespace {
 
 // The per-iteration counters, one int each, read back at the end of the iteration.
-enum Counter { kFailed = 0, kUndecided, kTies, kChanged, kHard, kCounters };
+enum Counter { kFailed = 0, kUndecided, kTies, kChanged, kHard, kTieExact, kCounters };
 
 enum Kernel { kMove = 0, kBounds, kDecide, kSums, kScore, kKernels };
 
@@ -140,6 +141,9 @@ class PrunedKMeans final : public KMeansEngine {
       tieOld_.allocate(static_cast<size_t>(n));
       tieBest_.allocate(static_cast<size_t>(n));
       tieGapNc_.allocate(static_cast<size_t>(n));
+      tieExact_.allocate(static_cast<size_t>(n));
+      tieLoRest_.allocate(static_cast<size_t>(n));
+      tieLoTop_.allocate(static_cast<size_t>(n));
       masks_.allocate(static_cast<size_t>(n) * kMaskWords);
       hard_.allocate(static_cast<size_t>(n));
       cc_.allocate(kd);
@@ -469,7 +473,8 @@ class PrunedKMeans final : public KMeansEngine {
     o.changedCount = counter(kChanged);
     launchTf32PrunedDecide(*tf32_, x_, n_, d_, cc_.get(), cn_.get(), cabs_.get(), k_,
                            xnorm_.get(), kappa_, o, stream_);
-    // The near ties: in double among their candidates only (about 1 % of a warm iteration's
+    // The near ties: among their candidates only, in float, then in double what the float sums
+    // cannot tell apart (about 1 % of a warm iteration's
     // points; from scratch, all K float distances first, they took 3 ms in iteration 1), with
     // bounds that let them skip the next iterations (with (inf, 0), the same ~10,000 points came
     // back every iteration: 57 us of each).
@@ -491,6 +496,12 @@ class PrunedKMeans final : public KMeansEngine {
     t.changedCount = counter(kChanged);
     t.hard = hard_.get();
     t.hardCount = counter(kHard);
+    t.exact = tieExact_.get();
+    t.exactCount = counter(kTieExact);
+    t.loRest = tieLoRest_.get();
+    t.loTop = tieLoTop_.get();
+    prunedTieScreenKernel<<<sms_ * 8, kSmallThreads, 0, stream_>>>(t);
+    KL_CUDA_CHECK_LAUNCH(stream_);
     prunedTieKernel<<<sms_ * 8, kSmallThreads, 0, stream_>>>(t);
     KL_CUDA_CHECK_LAUNCH(stream_);
     launchExact(o.changed, true);
@@ -555,8 +566,8 @@ class PrunedKMeans final : public KMeansEngine {
   cuda::DeviceBuffer<int> counts_, outCounts_, labels_, undecided_, ties_, counters_;
   cuda::DeviceBuffer<float> drift_, xnorm_;
   cuda::DeviceBuffer<float> gaps_, cc_, cn_, cabs_;  // the TF32 decision's
-  cuda::DeviceBuffer<int> tieOld_, tieBest_, hard_;
-  cuda::DeviceBuffer<float> tieGapNc_;
+  cuda::DeviceBuffer<int> tieOld_, tieBest_, hard_, tieExact_;
+  cuda::DeviceBuffer<float> tieGapNc_, tieLoRest_, tieLoTop_;
   cuda::DeviceBuffer<uint32_t> masks_;
   cuda::DeviceBuffer<float4> moves_;               // K: (drift, otherDrift, half, 0)
   cuda::DeviceBuffer<float2> bounds_;              // N: (upper, lower)

@@ -517,7 +517,7 @@ struct TieArgs {
   const int* tieOld;
   const int* tieBest;
   const float* tieGapNc;
-  const uint32_t* masks;
+  uint32_t* masks;  // cut by the screen to the candidates left for the double decision
   const int* tieCount;
   int* labels;
   float2* bounds;
@@ -526,28 +526,231 @@ struct TieArgs {
   int* changedCount;
   int* hard;
   int* hardCount;
+  // The float screen's leftovers (prunedTieScreenKernel): tie slots for the double decision,
+  // with their masks cut to the candidates the screen could not tell apart, and per slot a lower
+  // bound of d^2 for the other candidates (loRest, +inf) and of d^2(tieBest) (loTop, NaN).
+  int* exact;
+  int* exactCount;
+  float* loRest;
+  float* loTop;
 };
+
+// A decided near tie: its label and bounds (lane 0). best: an upper bound of d^2(label) (its
+// double value, or the screen's upper bound); second: a lower bound of d^2 for the other
+// candidates; atTop: d^2(tieBest) or a lower bound of it (NaN: none). A tie with no finite
+// candidate (label < 0) keeps its old label and goes to `hard`.
+__device__ __forceinline__ void finishTie(const TieArgs& a, int64_t w, int p, int label,
+                                          double best, double second, double atTop) {
+  const int old = a.tieOld[w];
+  if (label < 0) {
+    a.labels[p] = old;
+    a.hard[atomicAdd(a.hardCount, 1)] = p;
+    return;
+  }
+  a.labels[p] = label;
+  // Every other center: a candidate (second, which holds tieBest when it is not the label)
+  // or not (at least d^2(tieBest) + gapNc).
+  const double others = isfinite(atTop) ? atTop + double(a.tieGapNc[w]) : 0.0;
+  const double lowSq = fmin(second, others) * (1.0 - 1e-12);
+  const double ownSq = best * (1.0 + 1e-12);
+  a.bounds[p] = make_float2(floatUp(sqrt(ownSq) * (1.0 + 1e-15)),
+                            floatDown(sqrt(fmax(0.0, lowSq)) * (1.0 - 1e-15)));
+  a.gaps[p] = floatDown(fmax(0.0, lowSq - ownSq));
+  if (a.changed && label != old) a.changed[atomicAdd(a.changedCount, 1)] = make_int2(p, old);
+}
 
 constexpr int kTieBatch = 4;
 
-// The session-8 form, measured against two others (Nsight Compute, H100, 2026-12-05, 40
-// iterations to the fixed point, ~10,000 near ties of ~20 candidates each per iteration): this
-// one 2.74 ms per run; staged loads (warpExactDistances' S = 8) 3.07; the point widened once and
-// the centers read from a widened copy, two blocks per SM, 2.91. The kernel is bound by issuing
-// (the float-to-double conversions run on the narrow XU pipe), and both others cost it warps.
-__global__ void __launch_bounds__(kSmallThreads) prunedTieKernel(TieArgs a) {
+// The float screen before the double re-decision (D <= 32 kScreenDims): each candidate's squared
+// distance in float, lanes over the dimensions (lane adds its dimensions in increasing order,
+// then the butterfly). Every term passes through at most 8 + 5 float additions and its two
+// roundings (the difference, the square): the sum is within gamma_15 < 2^-20 of the exact one,
+// relative, plus (D + 2) 2^-126 for terms that underflow. kScreenRel = 2^-19 leaves room for the
+// double sums' own error (D 2^-53), so a candidate the screen drops is one the double decision
+// would not have chosen either.
+constexpr int kScreenDims = 8;
+constexpr float kScreenRel = 1.0f / 524288.0f;
+constexpr int kScreenBatch = 2;  // candidates per pass: 16 loads in flight per lane
+
+template <int B>
+__device__ __forceinline__ void warpFloatDistances(const float (&xs)[kScreenDims],
+                                                   const float* __restrict__ C, int d,
+                                                   const int (&kb)[B], int lane, float (&v)[B]) {
+  float cs[B][kScreenDims];
+#pragma unroll
+  for (int b = 0; b < B; ++b) {
+    const float* row = C + static_cast<int64_t>(kb[b] >= 0 ? kb[b] : 0) * d + lane;
+#pragma unroll
+    for (int t = 0; t < kScreenDims; ++t)  // past D (or no candidate): the point's own 0
+      cs[b][t] = kb[b] >= 0 && lane + 32 * t < d ? __ldg(row + 32 * t) : xs[t];
+  }
+#pragma unroll
+  for (int b = 0; b < B; ++b) {
+    v[b] = 0.f;
+#pragma unroll
+    for (int t = 0; t < kScreenDims; ++t) {
+      if (32 * t >= d) break;  // warp-uniform
+      const float u = xs[t] - cs[b][t];
+      v[b] = fmaf(u, u, v[b]);
+    }
+  }
+#pragma unroll
+  for (int b = 0; b < B; ++b) {
+    if (kb[b] < 0) break;  // warp-uniform
+    for (int o = 16; o > 0; o >>= 1) v[b] += __shfl_xor_sync(kFullMask, v[b], o);
+  }
+}
+
+// What the float screen proves about one near tie: `exact`, the candidates it could not tell
+// apart (none when it found the nearest alone: `label`, with `ownHi` an upper bound of its d^2);
+// loRest, a lower bound of d^2 for the candidates outside `exact` other than `label`; loTop, a
+// lower bound of d^2(tieBest) (NaN without one). ok false: a distance was not finite (NaN or
+// overflow), and every candidate goes to the double decision as before.
+struct TieScreen {
+  bool ok = false;
+  uint32_t exact[kMaskWords];
+  int label = -1;
+  float ownHi = INFINITY, loRest = INFINITY, loTop = NAN;
+};
+
+__device__ __forceinline__ TieScreen screenTie(const float* __restrict__ x,
+                                               const float* __restrict__ C, int d, int top,
+                                               const uint32_t (&cand)[kMaskWords], int lane,
+                                               float* __restrict__ sv) {
+  TieScreen r;
+  float xs[kScreenDims];
+#pragma unroll
+  for (int t = 0; t < kScreenDims; ++t) xs[t] = lane + 32 * t < d ? x[lane + 32 * t] : 0.f;
+  bool finite = true;
+#pragma unroll
+  for (int w = 0; w < kMaskWords; ++w) {
+    uint32_t bits = cand[w];
+    while (bits) {  // warp-uniform
+      int kb[kScreenBatch];
+      takeCandidates(bits, 32 * w, kb);
+      float v[kScreenBatch];
+      warpFloatDistances<kScreenBatch>(xs, C, d, kb, lane, v);
+#pragma unroll
+      for (int b = 0; b < kScreenBatch; ++b) {
+        if (kb[b] < 0) break;  // warp-uniform
+        finite = finite && isfinite(v[b]);
+        if (lane == 0) sv[kb[b]] = v[b];
+      }
+    }
+  }
+  __syncwarp();
+  if (!finite) {  // every lane has the same sums, so the same verdict
+#pragma unroll
+    for (int w = 0; w < kMaskWords; ++w) r.exact[w] = cand[w];
+    return r;
+  }
+  r.ok = true;
+  const float tiny = static_cast<float>(d + 2) * 2.3509887e-38f;  // (D + 2) 2^-125
+  float lo[kMaskWords], hi[kMaskWords];
+  float minHi = INFINITY;
+#pragma unroll
+  for (int w = 0; w < kMaskWords; ++w) {
+    const bool in = (cand[w] >> lane) & 1u;
+    const float f = in ? sv[32 * w + lane] : 0.f;
+    lo[w] = in ? __fsub_rd(__fmul_rd(f, 1.0f - kScreenRel), tiny) : INFINITY;
+    hi[w] = in ? __fadd_ru(__fmul_ru(f, 1.0f + kScreenRel), tiny) : INFINITY;
+    minHi = fminf(minHi, hi[w]);
+  }
+  for (int o = 16; o > 0; o >>= 1) minHi = fminf(minHi, __shfl_xor_sync(kFullMask, minHi, o));
+  int survivors = 0;
+#pragma unroll
+  for (int w = 0; w < kMaskWords; ++w) {
+    r.exact[w] = __ballot_sync(kFullMask, ((cand[w] >> lane) & 1u) && lo[w] <= minHi);
+    survivors += __popc(r.exact[w]);
+  }
+  if (survivors == 1) {  // the nearest, alone: no double distance needed
+#pragma unroll
+    for (int w = 0; w < kMaskWords; ++w)
+      if (r.exact[w]) r.label = 32 * w + __ffs(r.exact[w]) - 1;
+    r.ownHi = minHi;
+#pragma unroll
+    for (int w = 0; w < kMaskWords; ++w) r.exact[w] = 0u;
+  }
+  // The lowest lower bound of the candidates left out of the double decision, but the label.
+  float rest = INFINITY;
+#pragma unroll
+  for (int w = 0; w < kMaskWords; ++w) {
+    const int kk = 32 * w + lane;
+    const bool inExact = (r.exact[w] >> lane) & 1u;
+    if (!inExact && kk != r.label) rest = fminf(rest, lo[w]);
+    if (kk == top) r.loTop = lo[w] == INFINITY ? NAN : lo[w];
+  }
+  for (int o = 16; o > 0; o >>= 1) rest = fminf(rest, __shfl_xor_sync(kFullMask, rest, o));
+  r.loRest = rest;
+  r.loTop = __shfl_sync(kFullMask, r.loTop, top >= 0 ? (top & 31) : 0);
+  if (top < 0) r.loTop = NAN;
+  __syncwarp();  // every lane has read sv before the next tie's sums overwrite it
+  return r;
+}
+
+// The float screen of every near tie, a warp each: a tie it decides alone is finished here; the
+// others (several candidates within the float sums' error, or a sum not finite, or D above
+// 32 kScreenDims) go to prunedTieKernel's list. Two kernels, not one: together they needed 98
+// registers, two blocks per SM, and took longer than the double decision alone (2.75 -> 3.47 ms
+// per run, Nsight Compute, H100, 2026-12-05). Apart, with 2 candidates a pass (4 a pass spilled at the
+// 64 registers that let four blocks share an SM), the pair took 2.74 ms against the double
+// decision's 2.90 (H200, same call; the double kernel's share 3-12 us per iteration): the screen
+// costs a warp's chain of passes per tie, not the conversions it saved.
+__global__ void __launch_bounds__(kSmallThreads, 4) prunedTieScreenKernel(TieArgs a) {
+  __shared__ float screenSums[kSmallThreads / 32][kMaskWords * 32];
   const int lane = static_cast<int>(threadIdx.x & 31u);
+  float* sv = screenSums[threadIdx.x >> 5];
   const int count = *a.tieCount;
   const int64_t warps = (static_cast<int64_t>(gridDim.x) * blockDim.x) >> 5;
   for (int64_t w = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; w < count;
        w += warps) {
     const int p = a.ties[w];
     const int top = a.tieBest[w];
+    uint32_t cand[kMaskWords];
+#pragma unroll
+    for (int q = 0; q < kMaskWords; ++q) cand[q] = a.masks[w * kMaskWords + q];
+    TieScreen sc;
+    if (a.d <= 32 * kScreenDims) {
+      sc = screenTie(a.X + static_cast<int64_t>(p) * a.d, a.C, a.d, top, cand, lane, sv);
+    } else {
+#pragma unroll
+      for (int q = 0; q < kMaskWords; ++q) sc.exact[q] = cand[q];
+    }
+    if (lane != 0) continue;
+    if (sc.ok && sc.label >= 0) {
+      finishTie(a, w, p, sc.label, double(sc.ownHi), double(sc.loRest), double(sc.loTop));
+    } else {
+#pragma unroll
+      for (int q = 0; q < kMaskWords; ++q) a.masks[w * kMaskWords + q] = sc.exact[q];
+      a.loRest[w] = sc.ok ? sc.loRest : INFINITY;
+      a.loTop[w] = sc.ok ? sc.loTop : NAN;
+      a.exact[atomicAdd(a.exactCount, 1)] = static_cast<int>(w);
+    }
+  }
+}
+
+// The double decision of the ties the screen left, among the candidates it left: the session-8
+// form, measured against two others (Nsight Compute, H100, 2026-12-05, 40 iterations to the fixed
+// point, ~10,000 near ties of ~20 candidates each per iteration, no screen): this one 2.74 ms per
+// run; staged loads (warpExactDistances' S = 8) 3.07; the point widened once and the centers read
+// from a widened copy, two blocks per SM, 2.91. It is bound by issuing (the float-to-double
+// conversions run on the narrow XU pipe), and both others cost it warps.
+__global__ void __launch_bounds__(kSmallThreads) prunedTieKernel(TieArgs a) {
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+  const int count = *a.exactCount;
+  const int64_t warps = (static_cast<int64_t>(gridDim.x) * blockDim.x) >> 5;
+  for (int64_t i = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < count;
+       i += warps) {
+    const int64_t w = a.exact[i];
+    const int p = a.ties[w];
+    const int top = a.tieBest[w];
     const float* x = a.X + static_cast<int64_t>(p) * a.d;
-    double best = INFINITY, second = INFINITY, atTop = NAN;
+    double best = INFINITY, second = double(a.loRest[w]), atTop = double(a.loTop[w]);
     int label = -1;
-    for (int k0 = 0; k0 < a.k; k0 += 32) {
-      uint32_t bits = a.masks[w * kMaskWords + (k0 >> 5)];
+#pragma unroll 1
+    for (int q = 0; q < kMaskWords; ++q) {
+      const int k0 = 32 * q;
+      uint32_t bits = a.masks[w * kMaskWords + q];
       while (bits) {  // the same bits on every lane: warp-uniform
         int kb[kTieBatch];
         takeCandidates(bits, k0, kb);
@@ -558,7 +761,7 @@ __global__ void __launch_bounds__(kSmallThreads) prunedTieKernel(TieArgs a) {
           if (kb[b] < 0) break;  // warp-uniform
           if (kb[b] == top) atTop = v[b];
           if (v[b] < best) {  // increasing index: the lowest at equal distance
-            second = best;
+            second = fmin(second, best);
             best = v[b];
             label = kb[b];
           } else {
@@ -567,24 +770,7 @@ __global__ void __launch_bounds__(kSmallThreads) prunedTieKernel(TieArgs a) {
         }
       }
     }
-    if (lane == 0) {
-      const int old = a.tieOld[w];
-      if (label < 0) {
-        a.labels[p] = old;
-        a.hard[atomicAdd(a.hardCount, 1)] = p;
-      } else {
-        a.labels[p] = label;
-        // Every other center: a candidate (second, which holds tieBest when it is not the label)
-        // or not (at least d^2(tieBest) + gapNc).
-        const double others = isfinite(atTop) ? atTop + double(a.tieGapNc[w]) : 0.0;
-        const double lowSq = fmin(second, others) * (1.0 - 1e-12);
-        const double ownSq = best * (1.0 + 1e-12);
-        a.bounds[p] = make_float2(floatUp(sqrt(ownSq) * (1.0 + 1e-15)),
-                                  floatDown(sqrt(fmax(0.0, lowSq)) * (1.0 - 1e-15)));
-        a.gaps[p] = floatDown(fmax(0.0, lowSq - ownSq));
-        if (a.changed && label != old) a.changed[atomicAdd(a.changedCount, 1)] = make_int2(p, old);
-      }
-    }
+    if (lane == 0) finishTie(a, w, p, label, best, second, atTop);
   }
 }
 
