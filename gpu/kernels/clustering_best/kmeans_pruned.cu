@@ -16,11 +16,12 @@
 // cores every decision is the CUDA-core one (prunedDecideKernel).
 //
 // Per iteration, on point-major points (timed groups, in kernelNames() order):
-//  - the move group: prunedMoveKernel (iterations > 0): the centers move to the means of the sums
-//    (in place, and in the transposed copy the CUDA-core kernels read), each one's drift; then
-//    prunedCenterGeometryKernel: outside warm iterations each cluster's (drift, otherDrift, half),
-//    half the distance to its nearest other center (in double); with the TF32 decision the
-//    centred centers and their norms it reads.
+//  - the geometry group: prunedCenterGeometryKernel where the centers' geometry is measured:
+//    with the TF32 decision, iteration 0 and the warm iterations (the centred centers and norms
+//    it reads, around the centers' own mean) and the start (that too, and each cluster's (drift,
+//    otherDrift, half): half the distance to its nearest other center, in double); on the
+//    CUDA-core path every iteration after the first (the moves). The TF32 path's pruned
+//    iterations launch nothing here: the last iteration's prunedScoreMoveKernel prepared them.
 //  - prunedBoundsTightenKernel (pruned iterations): the bounds test of every point (20 bytes
 //    each) and, in the same launch, the failures' own distances: those still open are listed.
 //  - the decide group: the start's prunedTightenKernel measures every point's own center and
@@ -33,7 +34,13 @@
 //    (SortedUpdate, from zero); otherwise prunedSumsKernel: S, Q and the counts follow the changed
 //    points (block-private tables in shared memory, or global atomics when
 //    few changed).
-//  - prunedScoreKernel: each cluster's score from the sums, with this assignment's centers.
+//  - prunedScoreMoveKernel: each cluster's score from the sums, with this assignment's centers,
+//    then the centers moved to the means for the next iteration (into the other buffer, and the
+//    transposed copy the CUDA-core kernels read), each one's drift; after a start or pruned
+//    iteration of the TF32 path also what a pruned one needs: the centred copy around the
+//    start's mean (the centers barely move once the bounds pay) and, from its last block, every
+//    cluster's move with the half distance carried over from the start (Hamerly's half test
+//    decided almost no point on the seed's data: 0-1 per iteration, CPU count, 2026-12-06).
 // Nothing waits for the host inside an iteration; the counters, scores and counts are read back
 // once at its end, and choose the next iteration's mode.
 #include <cuda_runtime.h>
@@ -117,7 +124,7 @@ class PrunedKMeans final : public KMeansEngine {
     if (const char* v = std::getenv("KERNELLAB_PRUNED_WARM")) warmShare_ = std::atof(v);
 
     const size_t kd = static_cast<size_t>(k) * d;
-    centers_.allocate(kd);
+    for (auto& c : centers_) c.allocate(kd);
     centersT_.allocate(static_cast<size_t>(d) * shape_.paddedCenters());
     KL_CUDA_CHECK(cudaMemsetAsync(centersT_.get(), 0, centersT_.bytes(), stream_));  // padding
     sums_.allocate(kd);
@@ -135,6 +142,9 @@ class PrunedKMeans final : public KMeansEngine {
     counters_.allocate(kCounters);
     xnorm_.allocate(static_cast<size_t>(n));
     xsq_.allocate(static_cast<size_t>(n));
+    half_.allocate(size_t(k));
+    moveDone_.allocate(1);
+    KL_CUDA_CHECK(cudaMemsetAsync(moveDone_.get(), 0, moveDone_.bytes(), stream_));
     if (tf32_) {
       kappa_ = tf32BoundFactor(d, Tf32Rounding::TruncatePointsRoundCenters);
       gaps_.allocate(static_cast<size_t>(n));
@@ -147,6 +157,7 @@ class PrunedKMeans final : public KMeansEngine {
       masks_.allocate(static_cast<size_t>(n) * kMaskWords);
       hard_.allocate(static_cast<size_t>(n));
       cc_.allocate(kd);
+      startMean_.allocate(static_cast<size_t>(d));
       cn_.allocate(size_t(k));
       cabs_.allocate(size_t(k));
       prepSmem_ = sizeof(float) * static_cast<size_t>(d);
@@ -171,7 +182,16 @@ class PrunedKMeans final : public KMeansEngine {
     pointNormsKernel<<<gridFor(n, normWarps), kPartThreads, 0, stream_>>>(x_, n_, d_, xnorm_.get(),
                                                                           xsq_.get());
     KL_CUDA_CHECK_LAUNCH(stream_);
+    cuda::DeviceBuffer<int> tame(1);
+    const int one = 1;
+    KL_CUDA_CHECK(cudaMemcpyAsync(tame.get(), &one, sizeof(int), cudaMemcpyHostToDevice, stream_));
+    pointsTameKernel<<<sms_ * 4, kSmallThreads, 0, stream_>>>(xsq_.get(), n_, tame.get());
+    KL_CUDA_CHECK_LAUNCH(stream_);
+    int pointsTame = 0;
+    KL_CUDA_CHECK(cudaMemcpyAsync(&pointsTame, tame.get(), sizeof(int), cudaMemcpyDeviceToHost,
+                                  stream_));
     KL_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    pointsTame_ = pointsTame != 0;
   }
 
   void begin(const std::vector<float>& centers) override {
@@ -179,15 +199,27 @@ class PrunedKMeans final : public KMeansEngine {
       throw InputError("pruned k-means: the initial centers must be K x D = " +
                        std::to_string(int64_t(k_) * d_) + " floats, got " +
                        std::to_string(centers.size()));
-    KL_CUDA_CHECK(cudaMemcpyAsync(centers_.get(), centers.data(), centers_.bytes(),
+    cur_ = 0;
+    KL_CUDA_CHECK(cudaMemcpyAsync(cur(), centers.data(), centers_[0].bytes(),
                                   cudaMemcpyHostToDevice, stream_));
     prunedTransposeKernel<<<gridFor(int64_t(k_) * d_, kSmallThreads), kSmallThreads, 0, stream_>>>(
-        centers_.get(), k_, d_, shape_.paddedCenters(), centersT_.get());
+        cur(), k_, d_, shape_.paddedCenters(), centersT_.get());
     KL_CUDA_CHECK_LAUNCH(stream_);
     KL_CUDA_CHECK(cudaMemsetAsync(sums_.get(), 0, sums_.bytes(), stream_));
     KL_CUDA_CHECK(cudaMemsetAsync(sumsq_.get(), 0, sumsq_.bytes(), stream_));
     KL_CUDA_CHECK(cudaMemsetAsync(counts_.get(), 0, counts_.bytes(), stream_));
     KL_CUDA_CHECK(cudaMemsetAsync(labels_.get(), 0xFF, labels_.bytes(), stream_));  // poison: -1
+    KL_CUDA_CHECK(cudaMemsetAsync(half_.get(), 0, half_.bytes(), stream_));  // no bound yet
+    // Tame centers (finite, |c|^2 below 1e30) with tame points stay tame: their means are.
+    centersTame_ = true;
+    for (int c = 0; c < k_; ++c) {
+      double sq = 0.0;
+      for (int q = 0; q < d_; ++q) {
+        const double v = centers[static_cast<size_t>(c) * d_ + q];
+        sq += v * v;
+      }
+      centersTame_ = centersTame_ && sq < 1e30;  // NaN: false
+    }
     lastMode_ = Mode::Warm;
     lastChanged_ = n_;
     lastDecided_ = n_;
@@ -198,7 +230,8 @@ class PrunedKMeans final : public KMeansEngine {
     const Mode mode = modeFor(first);
     std::fill(std::begin(ran_), std::end(ran_), false);
     KL_CUDA_CHECK(cudaMemsetAsync(counters_.get(), 0, counters_.bytes(), stream_));
-    timed(kMove, [&] { launchMove(first, mode != Mode::Warm); });
+    if (!first) cur_ ^= 1;  // the centers the last iteration moved
+    launchGeometry(first, mode);
     if (mode == Mode::Pruned) timed(kBounds, [&] { launchBoundsTighten(); });
     if (tf32_)
       timed(kDecide, [&] { launchTf32Decide(mode, first); });
@@ -209,7 +242,7 @@ class PrunedKMeans final : public KMeansEngine {
     // 29 % that iteration 1 changes).
     const bool resum = first || (mode == Mode::Warm && 2 * lastChanged_ >= n_);
     timed(kSums, [&] { launchSums(first, resum); });
-    timed(kScore, [&] { launchScore(); });
+    timed(kScore, [&] { launchScoreMove(mode); });
 
     KMeansIteration it;
     it.kernelMs.assign(kKernels, 0.0);
@@ -247,28 +280,28 @@ class PrunedKMeans final : public KMeansEngine {
   std::vector<float> centers() const override {
     KL_CUDA_CHECK(cudaStreamSynchronize(stream_));
     std::vector<float> out(static_cast<size_t>(k_) * d_);
-    KL_CUDA_CHECK(cudaMemcpy(out.data(), centers_.get(), centers_.bytes(), cudaMemcpyDeviceToHost));
+    KL_CUDA_CHECK(cudaMemcpy(out.data(), centers_[cur_].get(), centers_[cur_].bytes(),
+                             cudaMemcpyDeviceToHost));
     return out;
   }
 
   std::vector<std::string> kernelNames() const override {
-    return {"prunedMoveKernel", "prunedBoundsTightenKernel", "prunedDecideKernel",
-            "prunedSumsKernel", "prunedScoreKernel"};
+    return {"prunedCenterGeometryKernel", "prunedBoundsTightenKernel", "prunedDecideKernel",
+            "prunedSumsKernel", "prunedScoreMoveKernel"};
   }
 
   std::vector<int> grids() const override {
     return {k_, boundsGrid(), tf32_ ? tf32_->grid : decideGrid_,
-            sumsBlocks_ * sumsSlabs_,
-            gridFor(int64_t(k_) * 32, kSmallThreads)};
+            sumsBlocks_ * sumsSlabs_, k_};
   }
 
   std::vector<ResourceUsage> resources() const override {
-    return {cuda::kernelResources(prunedMoveKernel, kSmallThreads, 0),
+    return {cuda::kernelResources(prunedCenterGeometryKernel, kSmallThreads, prepSmem_),
             cuda::kernelResources(prunedBoundsTightenKernel, kSmallThreads, 0),
             tf32_ ? tf32AssignResources(*tf32_)
                   : cuda::kernelResources(prunedDecideKernel, shape_.threads, shape_.sharedBytes()),
             cuda::kernelResources(prunedSumsKernel, kSmallThreads, sumsSmem_),
-            cuda::kernelResources(prunedScoreKernel, kSmallThreads, 0)};
+            cuda::kernelResources(prunedScoreMoveKernel, kSmallThreads, 0)};
   }
 
   std::string strategy() const override {
@@ -366,23 +399,21 @@ class PrunedKMeans final : public KMeansEngine {
     return double(lastDecided_) > kRewarmShare * double(n_) ? Mode::Warm : Mode::Pruned;
   }
 
-  // The centers move (not in iteration 0), then one launch gives what the iteration needs of
-  // them: with `withMoves` each cluster's move for the bounds test (a warm iteration keeps no
-  // bounds: none), with the TF32 decision its centred copy and norms.
-  void launchMove(bool first, bool withMoves) {
-    if (!first) {
-      prunedMoveKernel<<<k_, kSmallThreads, 0, stream_>>>(centers_.get(), centersT_.get(),
-                                                          shape_.paddedCenters(), d_, sums_.get(),
-                                                          counts_.get(), drift_.get());
+  // What the iteration needs of its centers' geometry, where it is measured (see the file
+  // comment): with the TF32 decision, the centred copy in iteration 0 and the warm iterations,
+  // that and the moves in the start (its half distances and mean kept for the pruned ones); on
+  // the CUDA-core path the moves of every iteration after the first.
+  void launchGeometry(bool first, Mode mode) {
+    const bool prep = tf32_ && (first || mode != Mode::Pruned);
+    const bool withMoves = !first && (tf32_ ? mode == Mode::Start : true);
+    if (!prep && !withMoves) return;
+    const bool start = tf32_ && mode == Mode::Start;
+    timed(kMove, [&] {
+      prunedCenterGeometryKernel<<<k_, kSmallThreads, prep ? prepSmem_ : 0, stream_>>>(
+          cur(), k_, d_, withMoves, drift_.get(), moves_.get(), start ? half_.get() : nullptr,
+          prep, cc_.get(), cn_.get(), cabs_.get(), start ? startMean_.get() : nullptr);
       KL_CUDA_CHECK_LAUNCH(stream_);
-    }
-    withMoves = withMoves && !first;
-    const bool prep = tf32_.has_value();
-    if (!withMoves && !prep) return;
-    prunedCenterGeometryKernel<<<k_, kSmallThreads, prep ? prepSmem_ : 0, stream_>>>(
-        centers_.get(), k_, d_, withMoves, drift_.get(), moves_.get(), prep, cc_.get(), cn_.get(),
-        cabs_.get());
-    KL_CUDA_CHECK_LAUNCH(stream_);
+    });
   }
 
   int boundsGrid() const { return sms_ * 8; }
@@ -391,7 +422,7 @@ class PrunedKMeans final : public KMeansEngine {
   // in kFailed); the ones still open are listed in undecided_.
   void launchBoundsTighten() {
     prunedBoundsTightenKernel<<<boundsGrid(), kSmallThreads, 0, stream_>>>(
-        x_, n_, d_, k_, centers_.get(), vec4_, labels_.get(), bounds_.get(), moves_.get(), gamma_,
+        x_, n_, d_, k_, cur(), vec4_, labels_.get(), bounds_.get(), moves_.get(), gamma_,
         slack_, counter(kFailed), undecided_.get(), counter(kUndecided));
     KL_CUDA_CHECK_LAUNCH(stream_);
   }
@@ -424,7 +455,7 @@ class PrunedKMeans final : public KMeansEngine {
   // The start: every point's own distance, its lower bound from the last warm iteration's gap.
   void launchStartTighten() {
     prunedTightenKernel<<<sms_ * 8, kSmallThreads, 0, stream_>>>(
-        x_, d_, k_, centers_.get(), vec4_, n_, gaps_.get(),
+        x_, d_, k_, cur(), vec4_, n_, gaps_.get(),
         labels_.get(), bounds_.get(), moves_.get(), gamma_, slack_, undecided_.get(),
         counter(kUndecided));
     KL_CUDA_CHECK_LAUNCH(stream_);
@@ -437,7 +468,7 @@ class PrunedKMeans final : public KMeansEngine {
     e.X = x_;
     e.d = d_;
     e.k = k_;
-    e.C = centers_.get();
+    e.C = cur();
     e.Ct = centersT_.get();
     e.kpad = shape_.paddedCenters();
     e.ties = hard ? hard_.get() : ties_.get();
@@ -482,7 +513,7 @@ class PrunedKMeans final : public KMeansEngine {
     t.X = x_;
     t.d = d_;
     t.k = k_;
-    t.C = centers_.get();
+    t.C = cur();
     t.ties = ties_.get();
     t.tieOld = tieOld_.get();
     t.tieBest = tieBest_.get();
@@ -504,7 +535,7 @@ class PrunedKMeans final : public KMeansEngine {
     KL_CUDA_CHECK_LAUNCH(stream_);
     prunedTieKernel<<<sms_ * 8, kSmallThreads, 0, stream_>>>(t);
     KL_CUDA_CHECK_LAUNCH(stream_);
-    launchExact(o.changed, true);
+    if (!(pointsTame_ && centersTame_)) launchExact(o.changed, true);
   }
 
   void launchSums(bool first, bool resum) {
@@ -525,10 +556,34 @@ class PrunedKMeans final : public KMeansEngine {
     KL_CUDA_CHECK_LAUNCH(stream_);
   }
 
-  void launchScore() {
-    prunedScoreKernel<<<gridFor(int64_t(k_) * 32, kSmallThreads), kSmallThreads, 0, stream_>>>(
-        k_, d_, centers_.get(), sums_.get(), sumsq_.get(), counts_.get(), outScores_.get(),
-        outCounts_.get());
+  // The score of this iteration's assignment, then the centers moved for the next one (see the
+  // file comment). After a warm iteration the next is warm or the start, which measure the
+  // geometry themselves: no centred copy, no moves.
+  void launchScoreMove(Mode mode) {
+    const bool forPruned = tf32_ && mode != Mode::Warm;
+    ScoreMoveArgs a{};
+    a.k = k_;
+    a.d = d_;
+    a.kpad = shape_.paddedCenters();
+    a.C = cur();
+    a.next = centers_[cur_ ^ 1].get();
+    a.Ct = centersT_.get();
+    a.sums = sums_.get();
+    a.sumsq = sumsq_.get();
+    a.counts = counts_.get();
+    a.outScores = outScores_.get();
+    a.outCounts = outCounts_.get();
+    a.drift = drift_.get();
+    if (forPruned) {
+      a.mean = startMean_.get();
+      a.Cc = cc_.get();
+      a.cn = cn_.get();
+      a.cabs = cabs_.get();
+      a.half = half_.get();
+      a.moves = moves_.get();
+      a.done = moveDone_.get();
+    }
+    prunedScoreMoveKernel<<<k_, kSmallThreads, 0, stream_>>>(a);
     KL_CUDA_CHECK_LAUNCH(stream_);
   }
 
@@ -560,7 +615,17 @@ class PrunedKMeans final : public KMeansEngine {
   cuda::EventPair events_[kKernels];
   bool ran_[kKernels] = {};
 
-  cuda::DeviceBuffer<float> centers_;   // K x D: this iteration's assignment's centers
+  // K x D: this iteration's assignment's centers (centers_[cur_]) and the ones its end moves
+  // them to (the other buffer: centers() keeps returning the assignment's).
+  cuda::DeviceBuffer<float> centers_[2];
+  int cur_ = 0;
+  float* cur() const { return centers_[cur_].get(); }
+  cuda::DeviceBuffer<float> half_;       // K: a lower bound of half the nearest-center distance
+  cuda::DeviceBuffer<float> startMean_;  // D: the start's centering vector (TF32 decision)
+  cuda::DeviceBuffer<unsigned> moveDone_;  // prunedScoreMoveKernel's finished blocks
+  // Tame points and initial centers (finite, |x|^2 below 1e30): every near tie ends with a
+  // label, so the TF32 path does not launch prunedExactKernel (3.5 us of every iteration).
+  bool pointsTame_ = false, centersTame_ = false;
   cuda::DeviceBuffer<float> centersT_;  // D x kpad: the same, transposed (zero padding)
   cuda::DeviceBuffer<double> sums_, sumsq_, outScores_, xsq_;
   cuda::DeviceBuffer<int> counts_, outCounts_, labels_, undecided_, ties_, counters_;

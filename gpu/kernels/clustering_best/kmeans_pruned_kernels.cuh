@@ -45,31 +45,6 @@ __global__ void prunedTransposeKernel(const float* __restrict__ C, int k, int d,
   }
 }
 
-// One block per cluster: the center moves to float(S / n) (an empty cluster keeps its center),
-// in place in C and in its transposed copy Ct; its drift |c_old - c_new| in double, rounded up
-// with the CPU version's 1e-12 margin (which covers any summation order). Reads K x D doubles
-// once: tiny next to the points.
-__global__ void __launch_bounds__(kSmallThreads)
-    prunedMoveKernel(float* __restrict__ C, float* __restrict__ Ct, int kpad, int d,
-                     const double* __restrict__ sums, const int* __restrict__ counts,
-                     float* __restrict__ drift) {
-  __shared__ double scratch[32];
-  const int c = static_cast<int>(blockIdx.x);
-  const int count = counts[c];
-  double dd = 0.0;
-  for (int q = static_cast<int>(threadIdx.x); q < d; q += blockDim.x) {
-    const int64_t e = static_cast<int64_t>(c) * d + q;
-    const float old = C[e];
-    const float moved = count > 0 ? static_cast<float>(sums[e] / double(count)) : old;
-    const double diff = double(moved) - double(old);
-    dd = fma(diff, diff, dd);
-    C[e] = moved;
-    Ct[static_cast<int64_t>(q) * kpad + c] = moved;
-  }
-  dd = blockSum(dd, scratch);
-  if (threadIdx.x == 0) drift[c] = floatUp(sqrt(dd) * (1.0 + 1e-12));
-}
-
 constexpr int kHalfBatch = 4;  // other centers measured per pass over a center's row
 
 // Center i's squared distance to its nearest other (moved) center, in double, on every thread of
@@ -187,21 +162,26 @@ __device__ __forceinline__ DriftTop driftTop(int k, const float* __restrict__ dr
   return DriftTop{ba, bv, sv};
 }
 
-// One block per center i, after the move (and in iteration 0, alone): what the iteration needs
-// to know about the centers, in one launch where three took ~33 us (a block per center for the
+// One block per center i, before an iteration's decisions where the centers' geometry is
+// measured: iteration 0 and the warm iterations (prep), the start (both), every iteration of the
+// CUDA-core path (withMoves). One launch where three took ~33 us (a block per center for the
 // half distances, one block for the drifts' maxima, K / 32 blocks for the TF32 decision's centred
-// copy; Nsight Compute, H100, 2026-12-05).
+// copy; Nsight Compute, H100, 2026-12-05). The pruned iterations of the TF32 path skip it:
+// prunedScoreMoveKernel carries the half distances over and centres with the start's mean.
 //  - withMoves: moves[i] = (drift, otherDrift, half, 0) for the bounds test: otherDrift the
 //    largest drift of the other centers, half = sqrt(nearest other)/2 rounded down with the CPU
-//    version's margin. Each block finds the drifts' maxima itself (K floats, a fixed order).
+//    version's margin (also to halfOut[i], where given: the bound the later iterations carry
+//    over). Each block finds the drifts' maxima itself (K floats, a fixed order).
 //  - prep (the TF32 decision): the centers' mean m (each block sums it itself, in double, in a
-//    fixed order), Cc[i] = c_i - m (float), cn[i] = |c_i|^2 and cabs[i] = |Cc[i]| rounded up:
-//    centerPrepKernel's outputs (kmeans_parts.cu) for this center.
+//    fixed order; block 0 also writes it to meanOut, where given), Cc[i] = c_i - m (float),
+//    cn[i] = |c_i|^2 and cabs[i] = |Cc[i]| rounded up: centerPrepKernel's outputs
+//    (kmeans_parts.cu) for this center.
 __global__ void __launch_bounds__(kSmallThreads)
     prunedCenterGeometryKernel(const float* __restrict__ C, int k, int d, bool withMoves,
                                const float* __restrict__ drift, float4* __restrict__ moves,
-                               bool prep, float* __restrict__ Cc, float* __restrict__ cn,
-                               float* __restrict__ cabs) {
+                               float* __restrict__ halfOut, bool prep, float* __restrict__ Cc,
+                               float* __restrict__ cn, float* __restrict__ cabs,
+                               float* __restrict__ meanOut) {
   extern __shared__ float mean[];  // d floats with prep
   __shared__ double warpMin[kSmallThreads / 32];
   const int i = static_cast<int>(blockIdx.x);
@@ -218,6 +198,7 @@ __global__ void __launch_bounds__(kSmallThreads)
       }
       for (; kk < k; ++kk) s0 += C[static_cast<int64_t>(kk) * d + q];
       mean[q] = static_cast<float>(((s0 + s1) + (s2 + s3)) / k);
+      if (meanOut && i == 0) meanOut[q] = mean[q];
     }
     __syncthreads();
     if (tid < 32) {
@@ -245,7 +226,135 @@ __global__ void __launch_bounds__(kSmallThreads)
   if (tid == 0) {
     const float half = floatDown(0.5 * sqrt(nearestSq) * (1.0 - 1e-12));
     moves[i] = make_float4(drift[i], i == t.top ? t.secondDrift : t.topDrift, half, 0.f);
+    if (halfOut) halfOut[i] = half;
   }
+}
+
+// Sums of N doubles over the block (every thread gets them): one pass of barriers for all N.
+// `scratch` holds 32 N doubles.
+template <int N>
+__device__ __forceinline__ void blockSums(double (&v)[N], double* scratch) {
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    for (int o = 16; o > 0; o >>= 1) v[j] += __shfl_xor_sync(kFullMask, v[j], o);
+  const int warp = static_cast<int>(threadIdx.x >> 5), lane = static_cast<int>(threadIdx.x & 31u);
+  const int warps = static_cast<int>((blockDim.x + 31) >> 5);
+  __syncthreads();  // scratch free from an earlier use
+  if (lane == 0)
+#pragma unroll
+    for (int j = 0; j < N; ++j) scratch[j * 32 + warp] = v[j];
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    double t = 0.0;
+    for (int w = 0; w < warps; ++w) t += scratch[j * 32 + w];  // a fixed order: every thread
+    v[j] = t;
+  }
+}
+
+// The end of an iteration, a block per cluster, one launch where two took ~11 us per iteration
+// (prunedScoreKernel 5.1, prunedMoveKernel 5.9 at the start of the next one; Nsight Compute,
+// H100, 2026-12-05): the cluster's score with the centers this iteration's assignment used,
+// then the center moved for the next iteration, written to the other buffer (the assignment's
+// centers stay readable: centers() returns them). With the TF32 decision the moved center's
+// centred copy and norms follow in the same pass, and the last block to finish derives every
+// cluster's move for the next bounds test. Counts and sums are this iteration's final ones.
+struct ScoreMoveArgs {
+  int k, d, kpad;
+  const float* C;  // K x D: this iteration's centers
+  float* next;     // K x D: the moved centers (float(S / n); an empty cluster keeps its center)
+  float* Ct;       // D x kpad: the moved centers, transposed (the CUDA-core decide reads them)
+  const double* sums;
+  const double* sumsq;
+  const int* counts;
+  double* outScores;  // max(0, Q - 2 c.S + n |c|^2) in double (an empty cluster: 0)
+  int* outCounts;
+  float* drift;  // |c_old - c_new| in double, rounded up with the CPU version's 1e-12 margin
+  // The TF32 decision's view of the moved centers (null without it): Cc = c - m with the fixed
+  // centering vector m, cn = |c|^2, cabs = |Cc| rounded up (prunedCenterGeometryKernel's prep).
+  const float* mean;
+  float* Cc;
+  float* cn;
+  float* cabs;
+  // The next bounds test's moves (null: not derived here, prunedCenterGeometryKernel measures
+  // them): moves[c] = (drift, otherDrift, half bound, 0) with the half bound carried over from
+  // the last measured one, half[c] >= half_prev - (drift + otherDrift) / 2 (no center came
+  // closer to c than the two moves allow), written back to half. `done` counts finished blocks
+  // (zero between launches: the last block resets it).
+  float* half;
+  float4* moves;
+  unsigned* done;
+};
+
+constexpr int kMovesMaxK = 1024;  // the last block's copy of the drifts
+
+__global__ void __launch_bounds__(kSmallThreads) prunedScoreMoveKernel(ScoreMoveArgs a) {
+  __shared__ double scratch[5 * 32];
+  const int c = static_cast<int>(blockIdx.x), tid = static_cast<int>(threadIdx.x);
+  const int count = a.counts[c];
+  const bool prep = a.Cc != nullptr;
+  double v[5] = {0.0, 0.0, 0.0, 0.0, 0.0};  // c.S, |c|^2, |drift|^2, |c_next|^2, |Cc|^2
+  for (int q = tid; q < a.d; q += blockDim.x) {
+    const int64_t e = static_cast<int64_t>(c) * a.d + q;
+    const float old = a.C[e];
+    const double s = a.sums[e];
+    v[0] = fma(double(old), s, v[0]);
+    v[1] = fma(double(old), double(old), v[1]);
+    const float moved = count > 0 ? static_cast<float>(s / double(count)) : old;
+    const double diff = double(moved) - double(old);
+    v[2] = fma(diff, diff, v[2]);
+    a.next[e] = moved;
+    a.Ct[static_cast<int64_t>(q) * a.kpad + c] = moved;
+    if (prep) {
+      const float cc = moved - a.mean[q];
+      a.Cc[e] = cc;
+      v[3] = fma(double(moved), double(moved), v[3]);
+      v[4] = fma(double(cc), double(cc), v[4]);
+    }
+  }
+  blockSums<5>(v, scratch);
+  if (tid == 0) {
+    const double score = a.sumsq[c] - 2.0 * v[0] + double(count) * v[1];
+    // Never below 0: the cancellation of a tight cluster far from the origin can round there.
+    a.outScores[c] = count > 0 ? (score > 0.0 ? score : 0.0) : 0.0;
+    a.outCounts[c] = count;
+    a.drift[c] = floatUp(sqrt(v[2]) * (1.0 + 1e-12));
+    if (prep) {
+      a.cn[c] = static_cast<float>(v[3]);
+      a.cabs[c] = __double2float_ru(sqrt(v[4]) * (1.0 + 1e-12));
+    }
+  }
+  if (!a.moves) return;  // the whole block
+  __shared__ bool last;
+  if (tid == 0) {
+    __threadfence();  // this block's drift is visible before it counts itself done
+    last = atomicAdd(a.done, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  __shared__ float drifts[kMovesMaxK];
+  for (int j = tid; j < a.k; j += blockDim.x) drifts[j] = __ldcg(a.drift + j);  // not via L1
+  __syncthreads();
+  const DriftTop t = driftTop(a.k, drifts);
+  for (int j = tid; j < a.k; j += blockDim.x) {
+    const float dj = drifts[j], other = j == t.top ? t.secondDrift : t.topDrift;
+    const double h = double(a.half[j]) - 0.5 * (double(dj) + double(other));
+    const float bound = h > 0.0 ? floatDown(h * (1.0 - 1e-12)) : 0.f;  // NaN: 0
+    a.half[j] = bound;
+    a.moves[j] = make_float4(dj, other, bound, 0.f);
+  }
+  if (tid == 0) *a.done = 0u;
+}
+
+// Whether the points are tame: every |x|^2 finite and below 1e30 (tame stays 1 where they are).
+// With tame points and tame centers every TF32 product, float screen sum and double distance is
+// finite, so the near ties always end with a label and prunedExactKernel has nothing to do.
+__global__ void pointsTameKernel(const double* __restrict__ xsq, int64_t n, int* __restrict__ tame) {
+  bool wild = false;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x)
+    wild = wild || !(xsq[i] < 1e30);  // NaN too
+  if (__syncthreads_or(wild) && threadIdx.x == 0) *tame = 0;
 }
 
 // acc plus the squared differences of four coordinates, in order.
@@ -420,6 +529,7 @@ __global__ void __launch_bounds__(kSmallThreads)
 // prunedTightenKernel does. `visited` counts the failures, `undecided` lists the points still
 // open, with bounds (upper, lower bound of their own distance) for the TF32 decision.
 constexpr int kRoundUnits = 32;  // units of 32 points per block and round: 1024 points
+constexpr int kTestUnits = kRoundUnits / (kSmallThreads / 32);  // per warp and round: 4
 struct FailedPoint {
   int point, label;
   float drift, otherDrift, half, lower;
@@ -441,23 +551,36 @@ __global__ void __launch_bounds__(kSmallThreads)
   for (int64_t r0 = 0; r0 < blockUnits; r0 += kRoundUnits) {  // block-uniform
     if (threadIdx.x == 0) listCount = 0;
     __syncthreads();
-    // The test: warp w takes the round's units w, w + warps, ...
-    for (int64_t ru = r0 + warp; ru < r0 + kRoundUnits && ru < blockUnits; ru += warps) {
+    // The test: warp w takes the round's units w, w + warps, ... (kTestUnits of them), every
+    // unit's label and bounds loaded before the first is used: one unit at a time, each waited on
+    // its label, then its bounds, eight memory round trips per round.
+    int at[kTestUnits];  // the unit's point of this lane (N <= INT_MAX), or -1
+    int lab[kTestUnits];
+    float2 bnd[kTestUnits];
+#pragma unroll
+    for (int u = 0; u < kTestUnits; ++u) {
+      const int64_t ru = r0 + warp + u * warps;
       const int64_t i = (blockIdx.x + ru * gridDim.x) * 32 + lane;
+      at[u] = ru < r0 + kRoundUnits && ru < blockUnits && i < n ? static_cast<int>(i) : -1;
+      lab[u] = at[u] >= 0 ? labels[at[u]] : -1;
+      bnd[u] = at[u] >= 0 ? bounds[at[u]] : make_float2(0.f, 0.f);
+    }
+#pragma unroll
+    for (int u = 0; u < kTestUnits; ++u) {
+      const int i = at[u];
       bool fail = false;
-      FailedPoint f{static_cast<int>(i), -1, 0.f, 0.f, 0.f, 0.f};
-      if (i < n) {
-        const int a = labels[i];
+      FailedPoint f{i, -1, 0.f, 0.f, 0.f, 0.f};
+      if (i >= 0) {
+        const int a = lab[u];
         f.label = a;
         if (a < 0 || a >= k) {
           fail = true;  // never decided (an iteration > 0 without iteration 0): decide it
         } else {
-          const float2 b = bounds[i];
           const float4 m = __ldg(moves + a);
-          PrunedPointBounds pb{b.x, b.y};
+          PrunedPointBounds pb{bnd[u].x, bnd[u].y};
           fail = !prunedBoundsHold(pb, PrunedCenterMove{m.x, m.y, m.z});
           bounds[i] = make_float2(pb.upper, pb.lower);
-          f = FailedPoint{static_cast<int>(i), a, m.x, m.y, m.z, pb.lower};
+          f = FailedPoint{i, a, m.x, m.y, m.z, pb.lower};
         }
       }
       const unsigned mask = __ballot_sync(kFullMask, fail);
@@ -915,34 +1038,6 @@ __global__ void __launch_bounds__(kSmallThreads)
         atomicAdd(sumsq + c, sqS[c]);
         atomicAdd(counts + c, cntS[c]);
       }
-}
-
-// A warp per cluster: its score from the sums, max(0, Q - 2 c.S + n |c|^2) in double with c the
-// centers this iteration's assignment used (an empty cluster scores 0), and its count.
-__global__ void __launch_bounds__(kSmallThreads)
-    prunedScoreKernel(int k, int d, const float* __restrict__ C, const double* __restrict__ sums,
-                      const double* __restrict__ sumsq, const int* __restrict__ counts,
-                      double* __restrict__ outScores, int* __restrict__ outCounts) {
-  const int lane = static_cast<int>(threadIdx.x & 31u);
-  const int c = static_cast<int>((static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5);
-  if (c >= k) return;  // the whole warp: c is the same for its lanes
-  double dot = 0.0, norm = 0.0;
-  for (int q = lane; q < d; q += 32) {
-    const double cq = C[static_cast<int64_t>(c) * d + q];
-    dot = fma(cq, sums[static_cast<int64_t>(c) * d + q], dot);
-    norm = fma(cq, cq, norm);
-  }
-  for (int o = 16; o > 0; o >>= 1) {
-    dot += __shfl_xor_sync(kFullMask, dot, o);
-    norm += __shfl_xor_sync(kFullMask, norm, o);
-  }
-  if (lane == 0) {
-    const int count = counts[c];
-    const double s = sumsq[c] - 2.0 * dot + double(count) * norm;
-    // Never below 0: the cancellation of a tight cluster far from the origin can round there.
-    outScores[c] = count > 0 ? (s > 0.0 ? s : 0.0) : 0.0;
-    outCounts[c] = count;
-  }
 }
 
 }  // namespace
