@@ -91,6 +91,10 @@ class BestKMeans final : public KMeansDeviceState {
     kappa_ = tf32BoundFactor(d, wgmma_ || plan_ ? Tf32Rounding::TruncatePointsRoundCenters
                                                 : Tf32Rounding::TruncateBoth);
     cc_.allocate(static_cast<size_t>(k) * d);
+    if (plan_) {  // the TF32 assign copies the centers' fragments; their padding stays zero
+      fragments_.allocate(tf32FragmentWords(*plan_));
+      KL_CUDA_CHECK(cudaMemsetAsync(fragments_.get(), 0, fragments_.bytes(), stream_));
+    }
     cn_.allocate(size_t(k));
     cabs_.allocate(size_t(k));
     unsure_.allocate(static_cast<size_t>(n));
@@ -120,7 +124,7 @@ class BestKMeans final : public KMeansDeviceState {
     cuda::EventPair assign, fix, update, finalize;
     assign.start(stream_);
     launchCenterPrep(centers_.get(), k_, d_, true, cc_.get(), cn_.get(), cabs_.get(), prepSmem_,
-                     stream_);
+                     stream_, Tf32CenterFragments{fragments_.get(), plan_ ? plan_->nTiles : 0});
     KL_CUDA_CHECK_LAUNCH(stream_);
     Candidates cand{nullptr, g_.get(), cn_.get(), cabs_.get(), xnorm_.get(), kappa_};
     if (wgmma_) {
@@ -131,7 +135,7 @@ class BestKMeans final : public KMeansDeviceState {
 #endif
       cand.masks = masks_.get();
     } else if (plan_) {
-      launchTf32Assign(*plan_, x_, n_, d_, cc_.get(), cn_.get(), cabs_.get(), k_, xnorm_.get(),
+      launchTf32Assign(*plan_, x_, n_, d_, fragments_.get(), cn_.get(), cabs_.get(), k_, xnorm_.get(),
                        kappa_, labels_.get(), unsure_.get(), unsureCount_.get(), masks_.get(),
                        stream_);
       cand.masks = masks_.get();
@@ -203,6 +207,7 @@ class BestKMeans final : public KMeansDeviceState {
   int fixBatch_ = 4;  // KERNELLAB_FIX_BATCH=1: one candidate at a time
   size_t prepSmem_ = 0;
   cuda::DeviceBuffer<float> g_, cc_, cn_, cabs_;
+  cuda::DeviceBuffer<uint32_t> fragments_;  // Tf32CenterFragments of cc_ (the TF32 assign's)
   cuda::DeviceBuffer<int> unsure_, unsureCount_;
   cuda::DeviceBuffer<uint32_t> masks_;
 };

@@ -57,7 +57,7 @@ __global__ void pointNormsKernel(const float* __restrict__ X, int64_t n, int d,
 // 16 us of every iteration at K = 100, D = 200 (Nsight Compute, H200).
 __global__ void centerPrepKernel(const float* __restrict__ C, int k, int d, bool centered,
                                  float* __restrict__ Cc, float* __restrict__ cn,
-                                 float* __restrict__ cabs) {
+                                 float* __restrict__ cabs, Tf32CenterFragments fragments) {
   extern __shared__ float mean[];  // d floats when centered
   __shared__ double part[kPrepThreads];
   if (centered) {
@@ -102,6 +102,7 @@ __global__ void centerPrepKernel(const float* __restrict__ C, int k, int d, bool
     if (centered) {
       const float cc = c - mean[q];
       Cc[static_cast<int64_t>(kk) * d + q] = cc;
+      putTf32Fragment(fragments, kk, q, cc);
       sc = fma(double(cc), double(cc), sc);
     }
   }
@@ -116,10 +117,12 @@ __global__ void centerPrepKernel(const float* __restrict__ C, int k, int d, bool
 }
 
 void launchCenterPrep(const float* C, int k, int d, bool centered, float* Cc, float* cn,
-                      float* cabs, size_t meanSmem, cudaStream_t stream) {
+                      float* cabs, size_t meanSmem, cudaStream_t stream,
+                      Tf32CenterFragments fragments) {
   const int centersPerBlock = kPrepThreads / 32;
   centerPrepKernel<<<(k + centersPerBlock - 1) / centersPerBlock, kPrepThreads,
-                     centered ? meanSmem : 0, stream>>>(C, k, d, centered, Cc, cn, cabs);
+                     centered ? meanSmem : 0, stream>>>(C, k, d, centered, Cc, cn, cabs,
+                                                                 fragments);
 }
 
 __global__ void argminKernel(const float* __restrict__ G, const float* __restrict__ cn, int64_t n,

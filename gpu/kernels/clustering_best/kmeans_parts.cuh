@@ -35,15 +35,49 @@ constexpr int kMaskWords = 4;  // candidate masks: up to 128 centers
 __global__ void pointNormsKernel(const float* __restrict__ X, int64_t n, int d,
                                  float* __restrict__ xnorm, double* __restrict__ xsq);
 
-// centered: Cc = C - mean(C), cabs = |Cc_k| rounded up; else Cc and cabs untouched.
-// cn = |c_k|^2 (fp32, the GEMM form's). A warp per center, kPrepThreads / 32 centers per block;
-// launch it through launchCenterPrep (meanSmem = D floats when centered).
+// The centers as the assign kernel keeps them in shared memory: the centred centers rounded to
+// TF32 (to nearest, ties away), in the order of its B fragments: for k-step pair p, tile nt and
+// lane L, four words (b0, b1 of k-step 2p, b0, b1 of k-step 2p + 1), zero where the center
+// (K padded to 8 nTiles) or the dimension (D padded to 16 pairs) does not exist. Whoever writes
+// the centred centers writes these too (centerPrepKernel, the pruned engine's geometry and
+// score-move kernels), so each block of the assign copies them with 16-byte cp.async, where it
+// converted the 93 KB itself in ~12 L2 round trips (K = 100, D = 200; ~12 us of every launch,
+// the larger part of the pruned engine's short-list decisions; Nsight Compute, H100, 2026-12-06).
+struct Tf32CenterFragments {
+  uint32_t* words = nullptr;  // null: none kept
+  int nTiles = 0;
+};
+
+#ifdef __CUDACC__
+// Center kk's dimension q (kk < K, q < D) into its fragment word.
+__device__ __forceinline__ void putTf32Fragment(const Tf32CenterFragments& f, int kk, int q,
+                                                float v) {
+  if (!f.words) return;
+  const int r = q & 15;
+  const int w = ((r >> 3) << 1) | ((r >> 2) & 1);
+  const int lane = ((kk & 7) << 2) | (r & 3);
+  const int64_t at = ((int64_t(q >> 4) * f.nTiles + (kk >> 3)) * 32 + lane) * 4 + w;
+  uint32_t bits;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(bits) : "f"(v));
+#else
+  bits = __float_as_uint(v);  // never read: the TF32 assign needs compute capability 8.0
+#endif
+  f.words[at] = bits;
+}
+#endif
+
+// centered: Cc = C - mean(C), cabs = |Cc_k| rounded up, and the fragments of Cc where given;
+// else Cc, cabs and the fragments untouched. cn = |c_k|^2 (fp32, the GEMM form's). A warp per
+// center, kPrepThreads / 32 centers per block; launch it through launchCenterPrep (meanSmem = D
+// floats when centered).
 constexpr int kPrepThreads = 1024;
 __global__ void centerPrepKernel(const float* __restrict__ C, int k, int d, bool centered,
                                  float* __restrict__ Cc, float* __restrict__ cn,
-                                 float* __restrict__ cabs);
+                                 float* __restrict__ cabs, Tf32CenterFragments fragments);
 void launchCenterPrep(const float* C, int k, int d, bool centered, float* Cc, float* cn,
-                      float* cabs, size_t meanSmem, cudaStream_t stream);
+                      float* cabs, size_t meanSmem, cudaStream_t stream,
+                      Tf32CenterFragments fragments = {});
 
 // G column-major (G[kk * n + i]) = -2 X C^T; label = arg-min of G + cn (lowest index at equal).
 __global__ void argminKernel(const float* __restrict__ G, const float* __restrict__ cn, int64_t n,

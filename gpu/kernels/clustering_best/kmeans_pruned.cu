@@ -157,6 +157,8 @@ class PrunedKMeans final : public KMeansEngine {
       masks_.allocate(static_cast<size_t>(n) * kMaskWords);
       hard_.allocate(static_cast<size_t>(n));
       cc_.allocate(kd);
+      fragments_.allocate(tf32FragmentWords(*tf32_));  // their padding stays zero
+      KL_CUDA_CHECK(cudaMemsetAsync(fragments_.get(), 0, fragments_.bytes(), stream_));
       startMean_.allocate(static_cast<size_t>(d));
       cn_.allocate(size_t(k));
       cabs_.allocate(size_t(k));
@@ -411,7 +413,8 @@ class PrunedKMeans final : public KMeansEngine {
     timed(kMove, [&] {
       prunedCenterGeometryKernel<<<k_, kSmallThreads, prep ? prepSmem_ : 0, stream_>>>(
           cur(), k_, d_, withMoves, drift_.get(), moves_.get(), start ? half_.get() : nullptr,
-          prep, cc_.get(), cn_.get(), cabs_.get(), start ? startMean_.get() : nullptr);
+          prep, cc_.get(), cn_.get(), cabs_.get(), fragmentsOut(),
+          start ? startMean_.get() : nullptr);
       KL_CUDA_CHECK_LAUNCH(stream_);
     });
   }
@@ -502,7 +505,7 @@ class PrunedKMeans final : public KMeansEngine {
     o.tieCount = counter(kTies);
     o.changed = first ? nullptr : changed_.get();  // iteration 0: every point is added
     o.changedCount = counter(kChanged);
-    launchTf32PrunedDecide(*tf32_, x_, n_, d_, cc_.get(), cn_.get(), cabs_.get(), k_,
+    launchTf32PrunedDecide(*tf32_, x_, n_, d_, fragments_.get(), cn_.get(), cabs_.get(), k_,
                            xnorm_.get(), kappa_, o, stream_);
     // The near ties: among their candidates only, in float, then in double what the float sums
     // cannot tell apart (about 1 % of a warm iteration's
@@ -579,6 +582,7 @@ class PrunedKMeans final : public KMeansEngine {
       a.Cc = cc_.get();
       a.cn = cn_.get();
       a.cabs = cabs_.get();
+      a.fragments = fragmentsOut();
       a.half = half_.get();
       a.moves = moves_.get();
       a.done = moveDone_.get();
@@ -620,6 +624,10 @@ class PrunedKMeans final : public KMeansEngine {
   cuda::DeviceBuffer<float> centers_[2];
   int cur_ = 0;
   float* cur() const { return centers_[cur_].get(); }
+  cuda::DeviceBuffer<uint32_t> fragments_;  // Tf32CenterFragments of cc_ (the TF32 decision's)
+  Tf32CenterFragments fragmentsOut() const {
+    return {fragments_.get(), tf32_ ? tf32_->nTiles : 0};
+  }
   cuda::DeviceBuffer<float> half_;       // K: a lower bound of half the nearest-center distance
   cuda::DeviceBuffer<float> startMean_;  // D: the start's centering vector (TF32 decision)
   cuda::DeviceBuffer<unsigned> moveDone_;  // prunedScoreMoveKernel's finished blocks

@@ -173,15 +173,15 @@ __device__ __forceinline__ DriftTop driftTop(int k, const float* __restrict__ dr
 //    version's margin (also to halfOut[i], where given: the bound the later iterations carry
 //    over). Each block finds the drifts' maxima itself (K floats, a fixed order).
 //  - prep (the TF32 decision): the centers' mean m (each block sums it itself, in double, in a
-//    fixed order; block 0 also writes it to meanOut, where given), Cc[i] = c_i - m (float),
-//    cn[i] = |c_i|^2 and cabs[i] = |Cc[i]| rounded up: centerPrepKernel's outputs
-//    (kmeans_parts.cu) for this center.
+//    fixed order; block 0 also writes it to meanOut, where given), Cc[i] = c_i - m (float) and
+//    its TF32 fragments, cn[i] = |c_i|^2 and cabs[i] = |Cc[i]| rounded up: centerPrepKernel's
+//    outputs (kmeans_parts.cu) for this center.
 __global__ void __launch_bounds__(kSmallThreads)
     prunedCenterGeometryKernel(const float* __restrict__ C, int k, int d, bool withMoves,
                                const float* __restrict__ drift, float4* __restrict__ moves,
                                float* __restrict__ halfOut, bool prep, float* __restrict__ Cc,
                                float* __restrict__ cn, float* __restrict__ cabs,
-                               float* __restrict__ meanOut) {
+                               Tf32CenterFragments fragments, float* __restrict__ meanOut) {
   extern __shared__ float mean[];  // d floats with prep
   __shared__ double warpMin[kSmallThreads / 32];
   const int i = static_cast<int>(blockIdx.x);
@@ -208,6 +208,7 @@ __global__ void __launch_bounds__(kSmallThreads)
         sn = fma(double(c), double(c), sn);
         const float cc = c - mean[q];
         Cc[static_cast<int64_t>(i) * d + q] = cc;
+        putTf32Fragment(fragments, i, q, cc);
         sc = fma(double(cc), double(cc), sc);
       }
       for (int o = 16; o > 0; o >>= 1) {
@@ -276,6 +277,7 @@ struct ScoreMoveArgs {
   float* Cc;
   float* cn;
   float* cabs;
+  Tf32CenterFragments fragments;
   // The next bounds test's moves (null: not derived here, prunedCenterGeometryKernel measures
   // them): moves[c] = (drift, otherDrift, half bound, 0) with the half bound carried over from
   // the last measured one, half[c] >= half_prev - (drift + otherDrift) / 2 (no center came
@@ -308,6 +310,7 @@ __global__ void __launch_bounds__(kSmallThreads) prunedScoreMoveKernel(ScoreMove
     if (prep) {
       const float cc = moved - a.mean[q];
       a.Cc[e] = cc;
+      putTf32Fragment(a.fragments, c, q, cc);
       v[3] = fma(double(moved), double(moved), v[3]);
       v[4] = fma(double(cc), double(cc), v[4]);
     }

@@ -15,12 +15,6 @@ namespace kernellab::clustering::best {
 namespace {
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-__device__ __forceinline__ uint32_t toTf32(float v) {
-  uint32_t r;
-  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(v));
-  return r;
-}
-
 // D += A B for one 16 x 8 x 8 tile: A row-major (a0: row g, col t; a1: row g + 8, col t; a2, a3:
 // col t + 4), B column-major (b0: row t, col g; b1: row t + 4), D: rows g and g + 8, columns 2t
 // and 2t + 1 (g = lane / 4, t = lane % 4; PTX ISA, "mma.m16n8k8 .tf32"). The A operands are the
@@ -54,7 +48,7 @@ __device__ __forceinline__ void loadA(uint32_t (&a)[4], const float* tileRow0, i
 template <int NT, int MT, bool kPruned>
 __global__ void __launch_bounds__(32 * 16 / MT, 1)
     kmeansTf32AssignKernel(const float* __restrict__ X, int64_t n, int d,
-                           const float* __restrict__ Cc, const float* __restrict__ cn,
+                           const uint4* __restrict__ fragments, const float* __restrict__ cn,
                            const float* __restrict__ cabs, int k, const float* __restrict__ xnorm,
                            float kappa, int pairs, int stages, bool vec, int* __restrict__ labels,
                            int* __restrict__ unsure, int* __restrict__ unsureCount,
@@ -74,32 +68,16 @@ __global__ void __launch_bounds__(32 * 16 / MT, 1)
   constexpr int kStepsPerStage = kTf32StageDims / 8;
   const int dStages = (d + kTf32StageDims - 1) / kTf32StageDims;
 
-  // Eight loads in flight per thread before their stores: one at a time, each waiting on L2,
-  // the fragments took ~30 us per block (Nsight Compute, H200, K = 100, D = 200), the whole
-  // decision of a short list in the pruned engine's late iterations.
-  constexpr int kLoadBatch = 8;
-  const int fragWords = pairs * NT * 32 * 4;
-  for (int e0 = tid; e0 < fragWords; e0 += kLoadBatch * blockDim.x) {
-    float v[kLoadBatch];
-#pragma unroll
-    for (int u = 0; u < kLoadBatch; ++u) {
-      const int e = e0 + u * static_cast<int>(blockDim.x);
-      const int w = e & 3, L = (e >> 2) & 31, rest = e >> 7;
-      const int nt = rest % NT, p = rest / NT;
-      const int kk = nt * 8 + (L >> 2);
-      const int q = p * 16 + (w >> 1) * 8 + (w & 1) * 4 + (L & 3);
-      v[u] = (e < fragWords && kk < k && q < d) ? __ldg(Cc + static_cast<int64_t>(kk) * d + q)
-                                                : 0.f;
-    }
-#pragma unroll
-    for (int u = 0; u < kLoadBatch; ++u) {
-      const int e = e0 + u * static_cast<int>(blockDim.x);
-      if (e < fragWords) reinterpret_cast<uint32_t*>(Bf)[e] = toTf32(v[u]);
-    }
-  }
+  // The centers' fragments, laid out by whoever centred them (Tf32CenterFragments): 16-byte
+  // copies, all in flight at once. Converting them here (eight loads in flight per thread, ~12
+  // L2 round trips at K = 100, D = 200) was ~12 us of every launch (Nsight Compute, H100), most
+  // of the pruned engine's decision of a short list.
+  const int chunks = pairs * NT * 32;
+  for (int e = tid; e < chunks; e += blockDim.x) copyAsync(Bf + e, fragments + e, 16, 16);
+  commitAsync();
   for (int kk = tid; kk < NT * 8; kk += blockDim.x)
     cS[kk] = kk < k ? make_float2(cn[kk], cabs[kk]) : make_float2(INFINITY, 0.f);  // never wins
-
+  waitAsync(0);
   __syncthreads();  // the centers are in shared memory; from here on every warp runs alone
 
   // Each warp streams its own units of 32 points (unit u: points 32u .. 32u + 31, units dealt to
@@ -107,7 +85,10 @@ __global__ void __launch_bounds__(32 * 16 / MT, 1)
   // warp's epilogue overlaps the others' copies and products.
   const int warps = static_cast<int>(blockDim.x) >> 5;
   const int64_t gridWarps = static_cast<int64_t>(gridDim.x) * warps;
-  const int64_t myWarp = static_cast<int64_t>(blockIdx.x) * warps + warp;
+  // Warp w of block b is the grid's warp w G + b: a short list's units (the pruned engine's
+  // 300-3,000 of them) go to every SM's first warps before any SM's second, where block b's
+  // warps took units 8b..8b+7 and a 10,000-point list kept 40 SMs busy with eight warps each.
+  const int64_t myWarp = static_cast<int64_t>(warp) * gridDim.x + blockIdx.x;
   const int64_t units = (n + kWarpRows - 1) / kWarpRows;
   const int64_t myUnits = units > myWarp ? (units - myWarp + gridWarps - 1) / gridWarps : 0;
   auto unitOf = [&](int64_t u) { return myWarp + u * gridWarps; };  // this warp's u-th unit
@@ -211,7 +192,7 @@ __global__ void __launch_bounds__(32 * 16 / MT, 1)
 #endif
 }
 
-using AssignKernel = void (*)(const float*, int64_t, int, const float*, const float*,
+using AssignKernel = void (*)(const float*, int64_t, int, const uint4*, const float*,
                               const float*, int, const float*, float, int, int, bool, int*, int*,
                               int*, uint32_t*, PrunedTf32Out);
 
@@ -270,27 +251,29 @@ std::optional<Tf32AssignPlan> planTf32Assign(int k, int d, std::string& why, boo
   return p;
 }
 
-void launchTf32Assign(const Tf32AssignPlan& p, const float* X, int64_t n, int d, const float* Cc,
-                      const float* cn, const float* cabs, int k, const float* xnorm, float kappa,
+void launchTf32Assign(const Tf32AssignPlan& p, const float* X, int64_t n, int d,
+                      const uint32_t* fragments, const float* cn, const float* cabs, int k, const float* xnorm, float kappa,
                       int* labels, int* unsure, int* unsureCount, uint32_t* masks,
                       cudaStream_t stream) {
   const int64_t tiles = (n + kTf32TilePoints - 1) / kTf32TilePoints;
   const int grid = static_cast<int>(std::min<int64_t>(p.grid, std::max<int64_t>(1, tiles)));
   assignKernel(p.nTiles, false)<<<grid, p.threads(), p.smem, stream>>>(
-      X, n, d, Cc, cn, cabs, k, xnorm, kappa, p.pairs, p.stages, p.vec, labels, unsure,
+      X, n, d, reinterpret_cast<const uint4*>(fragments), cn, cabs, k, xnorm, kappa, p.pairs,
+      p.stages, p.vec, labels, unsure,
       unsureCount, masks, PrunedTf32Out{});
   KL_CUDA_CHECK_LAUNCH(stream);
 }
 
 void launchTf32PrunedDecide(const Tf32AssignPlan& p, const float* X, int64_t n, int d,
-                            const float* Cc, const float* cn, const float* cabs, int k,
+                            const uint32_t* fragments, const float* cn, const float* cabs, int k,
                             const float* xnorm, float kappa, const PrunedTf32Out& out,
                             cudaStream_t stream) {
   // With a list, n is its capacity: the kernel reads the length and each warp stops past it.
   const int64_t tiles = (n + kTf32TilePoints - 1) / kTf32TilePoints;
   const int grid = static_cast<int>(std::min<int64_t>(p.grid, std::max<int64_t>(1, tiles)));
   assignKernel(p.nTiles, true)<<<grid, p.threads(), p.smem, stream>>>(
-      X, n, d, Cc, cn, cabs, k, xnorm, kappa, p.pairs, p.stages, p.vec, nullptr, nullptr,
+      X, n, d, reinterpret_cast<const uint4*>(fragments), cn, cabs, k, xnorm, kappa, p.pairs,
+      p.stages, p.vec, nullptr, nullptr,
       nullptr, nullptr, out);
   KL_CUDA_CHECK_LAUNCH(stream);
 }

@@ -45,6 +45,11 @@ struct Tf32AssignPlan {
   int threads() const { return 32 * (kTf32TilePoints / rowsPerWarp); }
 };
 
+// The words of the centers' Tf32CenterFragments (kmeans_parts.cuh) for this plan.
+inline size_t tf32FragmentWords(const Tf32AssignPlan& p) {
+  return size_t(p.pairs) * p.nTiles * 32 * 4;
+}
+
 // The plan for K centers of D dimensions on the current device, or nothing (with the reason in
 // `why`) when the fused assign cannot run: compute capability below 8.0 (no TF32 mma), K above
 // kTf32MaxCenters, or the centers and two stages not fitting in a block's shared memory.
@@ -52,9 +57,10 @@ struct Tf32AssignPlan {
 std::optional<Tf32AssignPlan> planTf32Assign(int k, int d, std::string& why, bool pruned = false);
 
 // Labels of the points the bound decides, -1 and an entry in `unsure` (with its mask of
-// candidate centers in masks[entry * kMaskWords ...]) for the others.
+// candidate centers in masks[entry * kMaskWords ...]) for the others. fragments: the centers'
+// Tf32CenterFragments words (tf32FragmentWords(plan) of them).
 void launchTf32Assign(const Tf32AssignPlan& plan, const float* X, int64_t n, int d,
-                      const float* Cc, const float* cn, const float* cabs, int k,
+                      const uint32_t* fragments, const float* cn, const float* cabs, int k,
                       const float* xnorm, float kappa, int* labels, int* unsure, int* unsureCount,
                       uint32_t* masks, cudaStream_t stream);
 
@@ -78,7 +84,7 @@ struct PrunedTf32Out {
 // The pruned engine's decision of `n` points (or of out.list, at most n entries): the same
 // products as launchTf32Assign, decided by decideSliceRowsPruned. The plan must be pruned.
 void launchTf32PrunedDecide(const Tf32AssignPlan& plan, const float* X, int64_t n, int d,
-                            const float* Cc, const float* cn, const float* cabs, int k,
+                            const uint32_t* fragments, const float* cn, const float* cabs, int k,
                             const float* xnorm, float kappa, const PrunedTf32Out& out,
                             cudaStream_t stream);
 
