@@ -20,19 +20,6 @@ namespace {
 constexpr int kSmallThreads = 256;  // every small kernel's block
 constexpr unsigned kFullMask = 0xffffffffu;
 
-// Sum of a double over the block (every thread gets it); `scratch` holds 32 doubles.
-__device__ __forceinline__ double blockSum(double v, double* scratch) {
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(kFullMask, v, o);
-  const int warp = static_cast<int>(threadIdx.x >> 5), lane = static_cast<int>(threadIdx.x & 31u);
-  const int warps = static_cast<int>((blockDim.x + 31) >> 5);
-  __syncthreads();  // scratch free from an earlier use
-  if (lane == 0) scratch[warp] = v;
-  __syncthreads();
-  double t = 0.0;
-  for (int w = 0; w < warps; ++w) t += scratch[w];  // a fixed order: the same on every thread
-  return t;
-}
-
 // Writes the centers (K x D, point-major) transposed into Ct (D rows of kpad floats): the layout
 // the decide kernels read, a row of consecutive centers per dimension. Used once per begin().
 __global__ void prunedTransposeKernel(const float* __restrict__ C, int k, int d, int kpad,
