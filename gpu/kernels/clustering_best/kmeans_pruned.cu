@@ -37,8 +37,8 @@
 //  - prunedScoreMoveKernel: each cluster's score from the sums, with this assignment's centers,
 //    then the centers moved to the means for the next iteration (into the other buffer, and the
 //    transposed copy the CUDA-core kernels read), each one's drift; after a start or pruned
-//    iteration of the TF32 path also what a pruned one needs: the centred copy around the
-//    start's mean (the centers barely move once the bounds pay) and, from its last block, every
+//    iteration of the TF32 path also what a pruned one needs: the TF32 fragments of the centers
+//    centred on the start's mean (the centers barely move once the bounds pay) and, from its last block, every
 //    cluster's move with the half distance carried over from the start (Hamerly's half test
 //    decided almost no point on the seed's data: 0-1 per iteration, CPU count, 2026-12-06).
 // Nothing waits for the host inside an iteration; the counters, scores and counts are read back
@@ -156,7 +156,6 @@ class PrunedKMeans final : public KMeansEngine {
       tieLoTop_.allocate(static_cast<size_t>(n));
       masks_.allocate(static_cast<size_t>(n) * kMaskWords);
       hard_.allocate(static_cast<size_t>(n));
-      cc_.allocate(kd);
       fragments_.allocate(tf32FragmentWords(*tf32_));  // their padding stays zero
       KL_CUDA_CHECK(cudaMemsetAsync(fragments_.get(), 0, fragments_.bytes(), stream_));
       startMean_.allocate(static_cast<size_t>(d));
@@ -173,6 +172,7 @@ class PrunedKMeans final : public KMeansEngine {
                                            static_cast<int>(prepSmem_)));
       }
     }
+    planScreen(optin);
     // Iteration 0 (and one after many changes) sums every point: by label where that fits (a
     // quarter of the block-private sums' time at N = 1e6); other iterations follow the changes.
     if (SortedUpdate::fits(k, d)) {
@@ -381,6 +381,27 @@ class PrunedKMeans final : public KMeansEngine {
                                          static_cast<int>(exactSmem_)));
   }
 
+  // The near-tie screen reads the centers from a copy in each block's shared memory where the
+  // K x D floats fit beside its static sums (K <= 128 with the TF32 decision, D <= 256 for the
+  // screen: at most 128 KB), with as many blocks as fit at once; else from global memory.
+  void planScreen(size_t optin) {
+    if (!tf32_ || d_ > 32 * kScreenDims) return;
+    const size_t bytes = sizeof(float) * static_cast<size_t>(k_) * d_;
+    const size_t staticBytes = sizeof(float) * (screenThreads(true) / 32) * kMaskWords * 32;
+    if (bytes + staticBytes > optin) return;
+    if (bytes > 48 * 1024)
+      KL_CUDA_CHECK(cudaFuncSetAttribute(prunedTieScreenKernel<true>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(bytes)));
+    int perSM = 0;
+    KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &perSM, prunedTieScreenKernel<true>, screenThreads(true), bytes));
+    if (perSM < 1) return;
+    screenStaged_ = true;
+    screenSmem_ = bytes;
+    screenGrid_ = sms_ * perSM;
+  }
+
   // Records kernel q's events around `launch`; its time is read once the iteration is queued.
   template <class Launch>
   void timed(int q, Launch&& launch) {
@@ -402,7 +423,7 @@ class PrunedKMeans final : public KMeansEngine {
   }
 
   // What the iteration needs of its centers' geometry, where it is measured (see the file
-  // comment): with the TF32 decision, the centred copy in iteration 0 and the warm iterations,
+  // comment): with the TF32 decision, the centred fragments in iteration 0 and the warm iterations,
   // that and the moves in the start (its half distances and mean kept for the pruned ones); on
   // the CUDA-core path the moves of every iteration after the first.
   void launchGeometry(bool first, Mode mode) {
@@ -413,7 +434,7 @@ class PrunedKMeans final : public KMeansEngine {
     timed(kMove, [&] {
       prunedCenterGeometryKernel<<<k_, kSmallThreads, prep ? prepSmem_ : 0, stream_>>>(
           cur(), k_, d_, withMoves, drift_.get(), moves_.get(), start ? half_.get() : nullptr,
-          prep, cc_.get(), cn_.get(), cabs_.get(), fragmentsOut(),
+          prep, cn_.get(), cabs_.get(), fragmentsOut(),
           start ? startMean_.get() : nullptr);
       KL_CUDA_CHECK_LAUNCH(stream_);
     });
@@ -534,7 +555,10 @@ class PrunedKMeans final : public KMeansEngine {
     t.exactCount = counter(kTieExact);
     t.loRest = tieLoRest_.get();
     t.loTop = tieLoTop_.get();
-    prunedTieScreenKernel<<<sms_ * 8, kSmallThreads, 0, stream_>>>(t);
+    if (screenStaged_)
+      prunedTieScreenKernel<true><<<screenGrid_, screenThreads(true), screenSmem_, stream_>>>(t);
+    else
+      prunedTieScreenKernel<false><<<sms_ * 8, kSmallThreads, 0, stream_>>>(t);
     KL_CUDA_CHECK_LAUNCH(stream_);
     prunedTieKernel<<<sms_ * 8, kSmallThreads, 0, stream_>>>(t);
     KL_CUDA_CHECK_LAUNCH(stream_);
@@ -561,7 +585,7 @@ class PrunedKMeans final : public KMeansEngine {
 
   // The score of this iteration's assignment, then the centers moved for the next one (see the
   // file comment). After a warm iteration the next is warm or the start, which measure the
-  // geometry themselves: no centred copy, no moves.
+  // geometry themselves: no centred fragments, no moves.
   void launchScoreMove(Mode mode) {
     const bool forPruned = tf32_ && mode != Mode::Warm;
     ScoreMoveArgs a{};
@@ -579,7 +603,7 @@ class PrunedKMeans final : public KMeansEngine {
     a.drift = drift_.get();
     if (forPruned) {
       a.mean = startMean_.get();
-      a.Cc = cc_.get();
+      a.prep = true;
       a.cn = cn_.get();
       a.cabs = cabs_.get();
       a.fragments = fragmentsOut();
@@ -612,6 +636,9 @@ class PrunedKMeans final : public KMeansEngine {
   float kappa_ = 0;
   size_t prepSmem_ = 0;
   double warmShare_ = kWarmChangedShare;
+  bool screenStaged_ = false;  // the near-tie screen's centers in shared memory (planScreen)
+  size_t screenSmem_ = 0;
+  int screenGrid_ = 1;
   SortedUpdate sorted_;
   bool sortedFits_ = false;  // sorted_ is allocated: every point can be summed by label
   Mode lastMode_ = Mode::Warm;
@@ -624,7 +651,7 @@ class PrunedKMeans final : public KMeansEngine {
   cuda::DeviceBuffer<float> centers_[2];
   int cur_ = 0;
   float* cur() const { return centers_[cur_].get(); }
-  cuda::DeviceBuffer<uint32_t> fragments_;  // Tf32CenterFragments of cc_ (the TF32 decision's)
+  cuda::DeviceBuffer<uint32_t> fragments_;  // Tf32CenterFragments of the centred centers (the TF32 decision's)
   Tf32CenterFragments fragmentsOut() const {
     return {fragments_.get(), tf32_ ? tf32_->nTiles : 0};
   }
@@ -638,7 +665,7 @@ class PrunedKMeans final : public KMeansEngine {
   cuda::DeviceBuffer<double> sums_, sumsq_, outScores_, xsq_;
   cuda::DeviceBuffer<int> counts_, outCounts_, labels_, undecided_, ties_, counters_;
   cuda::DeviceBuffer<float> drift_, xnorm_;
-  cuda::DeviceBuffer<float> gaps_, cc_, cn_, cabs_;  // the TF32 decision's
+  cuda::DeviceBuffer<float> gaps_, cn_, cabs_;  // the TF32 decision's
   cuda::DeviceBuffer<int> tieOld_, tieBest_, hard_, tieExact_;
   cuda::DeviceBuffer<float> tieGapNc_, tieLoRest_, tieLoTop_;
   cuda::DeviceBuffer<uint32_t> masks_;

@@ -160,14 +160,14 @@ __device__ __forceinline__ DriftTop driftTop(int k, const float* __restrict__ dr
 //    version's margin (also to halfOut[i], where given: the bound the later iterations carry
 //    over). Each block finds the drifts' maxima itself (K floats, a fixed order).
 //  - prep (the TF32 decision): the centers' mean m (each block sums it itself, in double, in a
-//    fixed order; block 0 also writes it to meanOut, where given), Cc[i] = c_i - m (float) and
-//    its TF32 fragments, cn[i] = |c_i|^2 and cabs[i] = |Cc[i]| rounded up: centerPrepKernel's
-//    outputs (kmeans_parts.cu) for this center.
+//    fixed order; block 0 also writes it to meanOut, where given), the TF32 fragments of
+//    c_i - m (float), cn[i] = |c_i|^2 and cabs[i] = |c_i - m| rounded up: centerPrepKernel's
+//    outputs (kmeans_parts.cu) for this center, less its centred copy (the decision reads the
+//    fragments only).
 __global__ void __launch_bounds__(kSmallThreads)
     prunedCenterGeometryKernel(const float* __restrict__ C, int k, int d, bool withMoves,
                                const float* __restrict__ drift, float4* __restrict__ moves,
-                               float* __restrict__ halfOut, bool prep, float* __restrict__ Cc,
-                               float* __restrict__ cn, float* __restrict__ cabs,
+                               float* __restrict__ halfOut, bool prep, float* __restrict__ cn, float* __restrict__ cabs,
                                Tf32CenterFragments fragments, float* __restrict__ meanOut) {
   extern __shared__ float mean[];  // d floats with prep
   __shared__ double warpMin[kSmallThreads / 32];
@@ -194,7 +194,6 @@ __global__ void __launch_bounds__(kSmallThreads)
         const float c = C[static_cast<int64_t>(i) * d + q];
         sn = fma(double(c), double(c), sn);
         const float cc = c - mean[q];
-        Cc[static_cast<int64_t>(i) * d + q] = cc;
         putTf32Fragment(fragments, i, q, cc);
         sc = fma(double(cc), double(cc), sc);
       }
@@ -245,7 +244,7 @@ __device__ __forceinline__ void blockSums(double (&v)[N], double* scratch) {
 // H100, 2026-12-05): the cluster's score with the centers this iteration's assignment used,
 // then the center moved for the next iteration, written to the other buffer (the assignment's
 // centers stay readable: centers() returns them). With the TF32 decision the moved center's
-// centred copy and norms follow in the same pass, and the last block to finish derives every
+// centred TF32 fragments and norms follow in the same pass, and the last block to finish derives every
 // cluster's move for the next bounds test. Counts and sums are this iteration's final ones.
 struct ScoreMoveArgs {
   int k, d, kpad;
@@ -258,10 +257,11 @@ struct ScoreMoveArgs {
   double* outScores;  // max(0, Q - 2 c.S + n |c|^2) in double (an empty cluster: 0)
   int* outCounts;
   float* drift;  // |c_old - c_new| in double, rounded up with the CPU version's 1e-12 margin
-  // The TF32 decision's view of the moved centers (null without it): Cc = c - m with the fixed
-  // centering vector m, cn = |c|^2, cabs = |Cc| rounded up (prunedCenterGeometryKernel's prep).
+  // The TF32 decision's view of the moved centers (with prep only): the fragments of c - m with
+  // the fixed centering vector m, cn = |c|^2, cabs = |c - m| rounded up
+  // (prunedCenterGeometryKernel's prep).
+  bool prep;
   const float* mean;
-  float* Cc;
   float* cn;
   float* cabs;
   Tf32CenterFragments fragments;
@@ -281,8 +281,8 @@ __global__ void __launch_bounds__(kSmallThreads) prunedScoreMoveKernel(ScoreMove
   __shared__ double scratch[5 * 32];
   const int c = static_cast<int>(blockIdx.x), tid = static_cast<int>(threadIdx.x);
   const int count = a.counts[c];
-  const bool prep = a.Cc != nullptr;
-  double v[5] = {0.0, 0.0, 0.0, 0.0, 0.0};  // c.S, |c|^2, |drift|^2, |c_next|^2, |Cc|^2
+  const bool prep = a.prep;
+  double v[5] = {0.0, 0.0, 0.0, 0.0, 0.0};  // c.S, |c|^2, |drift|^2, |c_next|^2, |c_next - m|^2
   for (int q = tid; q < a.d; q += blockDim.x) {
     const int64_t e = static_cast<int64_t>(c) * a.d + q;
     const float old = a.C[e];
@@ -296,7 +296,6 @@ __global__ void __launch_bounds__(kSmallThreads) prunedScoreMoveKernel(ScoreMove
     a.Ct[static_cast<int64_t>(q) * a.kpad + c] = moved;
     if (prep) {
       const float cc = moved - a.mean[q];
-      a.Cc[e] = cc;
       putTf32Fragment(a.fragments, c, q, cc);
       v[3] = fma(double(moved), double(moved), v[3]);
       v[4] = fma(double(cc), double(cc), v[4]);
@@ -685,7 +684,9 @@ constexpr int kScreenDims = 8;
 constexpr float kScreenRel = 1.0f / 524288.0f;
 constexpr int kScreenBatch = 2;  // candidates per pass: 16 loads in flight per lane
 
-template <int B>
+// kStaged: C is the block's copy of the centers in shared memory (plain loads), else global
+// memory (read-only loads).
+template <int B, bool kStaged>
 __device__ __forceinline__ void warpFloatDistances(const float (&xs)[kScreenDims],
                                                    const float* __restrict__ C, int d,
                                                    const int (&kb)[B], int lane, float (&v)[B]) {
@@ -695,7 +696,8 @@ __device__ __forceinline__ void warpFloatDistances(const float (&xs)[kScreenDims
     const float* row = C + static_cast<int64_t>(kb[b] >= 0 ? kb[b] : 0) * d + lane;
 #pragma unroll
     for (int t = 0; t < kScreenDims; ++t)  // past D (or no candidate): the point's own 0
-      cs[b][t] = kb[b] >= 0 && lane + 32 * t < d ? __ldg(row + 32 * t) : xs[t];
+      cs[b][t] = kb[b] >= 0 && lane + 32 * t < d ? (kStaged ? row[32 * t] : __ldg(row + 32 * t))
+                                                  : xs[t];
   }
 #pragma unroll
   for (int b = 0; b < B; ++b) {
@@ -726,6 +728,7 @@ struct TieScreen {
   float ownHi = INFINITY, loRest = INFINITY, loTop = NAN;
 };
 
+template <bool kStaged>
 __device__ __forceinline__ TieScreen screenTie(const float* __restrict__ x,
                                                const float* __restrict__ C, int d, int top,
                                                const uint32_t (&cand)[kMaskWords], int lane,
@@ -742,7 +745,7 @@ __device__ __forceinline__ TieScreen screenTie(const float* __restrict__ x,
       int kb[kScreenBatch];
       takeCandidates(bits, 32 * w, kb);
       float v[kScreenBatch];
-      warpFloatDistances<kScreenBatch>(xs, C, d, kb, lane, v);
+      warpFloatDistances<kScreenBatch, kStaged>(xs, C, d, kb, lane, v);
 #pragma unroll
       for (int b = 0; b < kScreenBatch; ++b) {
         if (kb[b] < 0) break;  // warp-uniform
@@ -809,12 +812,43 @@ __device__ __forceinline__ TieScreen screenTie(const float* __restrict__ x,
 // 64 registers that let four blocks share an SM), the pair took 2.74 ms against the double
 // decision's 2.90 (H200, same call; the double kernel's share 3-12 us per iteration): the screen
 // costs a warp's chain of passes per tie, not the conversions it saved.
-__global__ void __launch_bounds__(kSmallThreads, 4) prunedTieScreenKernel(TieArgs a) {
-  __shared__ float screenSums[kSmallThreads / 32][kMaskWords * 32];
+//
+// kStaged (the K x D centers fit in a block's shared memory beside the sums): each block first
+// copies every center into shared memory (16-byte cp.async where D % 4 == 0), so a tie's ~10
+// passes over its candidates each wait on shared memory, not on L2: reading the candidates'
+// rows from L2, the screen took 21-47 us per iteration at ~10,000 ties (Nsight Compute, H100,
+// 2026-12-06), a warp's chain of ~11 L2 round trips per tie. Blocks of 16 warps share one copy,
+// as many as fit at once (two per SM at K = 100, D = 200), so a warp takes two or three ties of
+// ~10,000 where the unstaged grid gave it one or two. Measured (H100, 2026-12-06, same call): the
+// screen 2.35 -> 2.05 ms per run to the fixed point (Nsight Compute), the run 9.89 -> 9.66 ms;
+// less than the ~0.8 ms predicted: the copy itself (80 KB per block) is now part of every launch.
+constexpr int screenThreads(bool staged) { return staged ? 2 * kSmallThreads : kSmallThreads; }
+template <bool kStaged>
+__global__ void __launch_bounds__(screenThreads(kStaged), kStaged ? 2 : 4)
+    prunedTieScreenKernel(TieArgs a) {
+  __shared__ float screenSums[screenThreads(kStaged) / 32][kMaskWords * 32];
+  extern __shared__ __align__(16) float stagedCenters[];  // K x D with kStaged
   const int lane = static_cast<int>(threadIdx.x & 31u);
   float* sv = screenSums[threadIdx.x >> 5];
   const int count = *a.tieCount;
   const int64_t warps = (static_cast<int64_t>(gridDim.x) * blockDim.x) >> 5;
+  const float* C = a.C;
+  if constexpr (kStaged) {
+    // A block whose first warp has no tie has none at all: it copies nothing (block-uniform).
+    if ((static_cast<int64_t>(blockIdx.x) * blockDim.x >> 5) >= count) return;
+    const int64_t total = static_cast<int64_t>(a.k) * a.d;
+    if ((a.d & 3) == 0 && (reinterpret_cast<uintptr_t>(a.C) & 15u) == 0) {
+      for (int64_t e = threadIdx.x; e < total / 4; e += blockDim.x)
+        copyAsync(stagedCenters + 4 * e, a.C + 4 * e, 16, 16);
+    } else {
+      for (int64_t e = threadIdx.x; e < total; e += blockDim.x)
+        copyAsync(stagedCenters + e, a.C + e, 4, 4);
+    }
+    commitAsync();
+    waitAsync(0);
+    __syncthreads();
+    C = stagedCenters;
+  }
   for (int64_t w = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; w < count;
        w += warps) {
     const int p = a.ties[w];
@@ -824,7 +858,7 @@ __global__ void __launch_bounds__(kSmallThreads, 4) prunedTieScreenKernel(TieArg
     for (int q = 0; q < kMaskWords; ++q) cand[q] = a.masks[w * kMaskWords + q];
     TieScreen sc;
     if (a.d <= 32 * kScreenDims) {
-      sc = screenTie(a.X + static_cast<int64_t>(p) * a.d, a.C, a.d, top, cand, lane, sv);
+      sc = screenTie<kStaged>(a.X + static_cast<int64_t>(p) * a.d, C, a.d, top, cand, lane, sv);
     } else {
 #pragma unroll
       for (int q = 0; q < kMaskWords; ++q) sc.exact[q] = cand[q];
