@@ -42,6 +42,32 @@ KL_HD bool kcentersSkips(float centerDist, float r, float margin) {
   return centerDist > 4.0f * r * (1.0f + margin);
 }
 
+// The center distance the triangle test compares with, for a new center c chosen as the farthest
+// point at squared distance rho2 from its own nearest center: no earlier center a is nearer to c
+// than that one, so d^2(a, c) >= rho2 for every a (rho2 is a rounded float distance like r, and
+// the margin above covers it). The exact d^2(a, c) can only be larger, and is worth its cost
+// where centers are far apart compared with the radius, as in few dimensions (seed generator, K =
+// 100, N = 1e6: D = 2, 8.5 M points left for the sketch with the exact distances, 41.6 M with
+// rho2 alone; D = 50 and D = 200, the same 50.5 M with either: in many dimensions the distances
+// between clusters are about equal; CPU count, 2026-12-06). So the exact distances are measured
+// only while the K x D values they need stay small: the pruned engines' last step before a center
+// (the GPU's last block) does it serially while every other SM waits, up to 13 L2 round trips per
+// center at K = 100, D = 200.
+constexpr int64_t kKCentersExactBudget = 8192;  // centers x dimensions, 32 KB of floats
+
+// True when the test for the center that follows `centers` chosen ones uses the exact distances.
+KL_HD bool kcentersExactCenterDistances(int centers, int d) {
+  return static_cast<int64_t>(centers) * d <= kKCentersExactBudget;
+}
+
+// The test's d^2(a, c): the exact one where measured, never below rho2. NaN in either gives NaN
+// (never skips).
+KL_HD float kcentersCenterBound(float exact, bool measured, float rho2) {
+  if (!measured) return rho2;
+  if (!(exact == exact) || !(rho2 == rho2)) return exact + rho2;
+  return exact > rho2 ? exact : rho2;
+}
+
 // Codes are packed 16 dimensions per 16 bytes (a uint4 on the GPU): dimension q of point i is byte
 // q % 16 of word (q / 16) * n + i, so a warp's 32 points read 512 contiguous bytes per word.
 constexpr int kSketchDims = 16;
@@ -94,6 +120,13 @@ KL_HD float sketchErrorBound(double squaredError, double slack, bool finite) {
   const double e = (sqrt(squaredError) + slack) * (1.0 + 1e-6) + 1e-30;
   const float f = static_cast<float>(e);
   return static_cast<double>(f) >= e ? f : nextafterf(f, INFINITY);
+}
+
+// One word's (16 dimensions') squared error, summed in double, rounded up to a float: e(x) is
+// built from these in word order (sketchErrorBound), on the GPU by a thread per point and word.
+KL_HD double sketchWordError(double squaredError) {
+  const float f = static_cast<float>(squaredError);
+  return static_cast<double>(f) >= squaredError ? f : nextafterf(f, INFINITY);
 }
 
 // The exact squared error of one coordinate against its code (double: lo + step * code has at

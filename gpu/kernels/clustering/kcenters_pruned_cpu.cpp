@@ -61,7 +61,9 @@ HostSketch buildSketch(const float* X, int64_t n, int d) {
   s.codes.resize(static_cast<size_t>(n) * d);
   s.err.resize(static_cast<size_t>(n));
   parallelChunks(n, kChunks, [&](int64_t, int64_t b, int64_t e) {
-    std::vector<double> e2(static_cast<size_t>(e - b), 0.0);
+    // Each point's squared error by words of kSketchDims dimensions, each word's rounded up to a
+    // float (sketchWordError), in word order: the GPU's sum, so both skip the same points.
+    std::vector<double> e2(static_cast<size_t>(e - b), 0.0), word(static_cast<size_t>(e - b), 0.0);
     std::vector<char> finite(static_cast<size_t>(e - b), 1);
     for (int q = 0; q < d; ++q) {
       const SketchScale sc = s.scales[static_cast<size_t>(q)];
@@ -70,9 +72,14 @@ HostSketch buildSketch(const float* X, int64_t n, int d) {
       for (int64_t i = b; i < e; ++i) {
         const unsigned c = sketchCode(row[i], sc);
         out[i] = static_cast<uint8_t>(c);
-        e2[static_cast<size_t>(i - b)] += sketchSquaredError(row[i], c, sc);
+        word[static_cast<size_t>(i - b)] += sketchSquaredError(row[i], c, sc);
         if (!sketchFinite(row[i])) finite[static_cast<size_t>(i - b)] = 0;
       }
+      if (q % kSketchDims == kSketchDims - 1 || q == d - 1)
+        for (size_t t = 0; t < word.size(); ++t) {
+          e2[t] += sketchWordError(word[t]);
+          word[t] = 0.0;
+        }
     }
     for (int64_t i = b; i < e; ++i)
       s.err[static_cast<size_t>(i)] =
@@ -111,17 +118,21 @@ KCentersPrunedRun kcentersPrunedHost(const float* X, int64_t n, int d, int k, in
     if (cancel && cancel->load()) break;  // the rest stays poisoned; the caller reports Cancel
     out.centers[static_cast<size_t>(j)] = c;
     for (int q = 0; q < d; ++q) center[static_cast<size_t>(q)] = X[static_cast<int64_t>(q) * n + c];
-    // Squared distances to the earlier centers in double, rounded once to float: the test's
-    // margin covers that rounding (clustering_pruning.h), as on the GPU.
+    // The triangle test's distance to each earlier center: never below rho2, the squared
+    // distance that chose this center; the exact one (in double, rounded once to float: the
+    // test's margin covers that rounding) while the K x D values are few, as on the GPU
+    // (clustering_pruning.h).
     centerDist.assign(static_cast<size_t>(j), 0.f);
+    const bool exact = kcentersExactCenterDistances(j, d);
+    const float rho2 = j > 0 ? out.radii[static_cast<size_t>(j) - 1] : 0.f;
     for (int a = 0; a < j; ++a) {
       double s = 0.0;
-      for (int q = 0; q < d; ++q) {
+      for (int q = 0; exact && q < d; ++q) {
         const double t =
             double(center[static_cast<size_t>(q)]) - centerRows[static_cast<size_t>(a) * d + q];
         s += t * t;
       }
-      centerDist[static_cast<size_t>(a)] = static_cast<float>(s);
+      centerDist[static_cast<size_t>(a)] = kcentersCenterBound(static_cast<float>(s), exact, rho2);
     }
     centerRows.insert(centerRows.end(), center.begin(), center.end());
     for (int q = 0; q < d; ++q)

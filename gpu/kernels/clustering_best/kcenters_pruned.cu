@@ -20,10 +20,11 @@
 // read their sketch are counted too (`screened`). The sketch is built at the start of every run
 // (one read of the points for their ranges, one to code them), inside the timed graph.
 //
-// The squared distances from the new center to the earlier ones (K values, in double) are computed
-// by the last block of the previous launch, which also copies the new center's coordinates into a
-// K x D table of the chosen centers; each launch counts the points it visited (the share of
-// coordinates read, per center).
+// The triangle test's distance from the new center to each earlier one is at least the squared
+// distance that chose it (its distance to its own nearest center); the last block of the previous
+// launch, which also copies the new center's coordinates into a K x D table of the chosen centers,
+// measures the exact ones while K x D is small (clustering_pruning.h). Each launch counts the
+// points it visited (the share of coordinates read, per center).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -60,21 +61,47 @@ struct State {
 
 constexpr int kRangeBlocks = 64;  // blocks per dimension of the range pass
 
+// Folds x into the finite range [lo, hi].
+__device__ __forceinline__ void foldRange(float x, float& lo, float& hi) {
+  if (sketchFinite(x)) {
+    lo = fminf(lo, x);
+    hi = fmaxf(hi, x);
+  }
+}
+
 // The sketch's first pass: block (b, q) folds the finite minimum and maximum of its share of
-// dimension q (one contiguous row of the dimension-major points).
+// dimension q (one contiguous row of the dimension-major points), 16-byte loads four at a time
+// where the rows are 16-byte aligned (N % 4 == 0): one float at a time the pass ran at 2.1 TB/s
+// (376.8 us at N = 1e6, D = 200; Nsight Compute, H100, 2026-12-06).
 __global__ void __launch_bounds__(kThreads)
     sketchRangeKernel(const float* __restrict__ X, int64_t n, int d, float2* __restrict__ partial) {
   __shared__ float2 w[kWarps];
+  const bool vec = n % 4 == 0 && (reinterpret_cast<uintptr_t>(X) & 15u) == 0;
+  const int64_t first = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * kThreads;
   for (int q = blockIdx.y; q < d; q += gridDim.y) {  // (grid.y stops at 65535 dimensions)
     const float* row = X + static_cast<int64_t>(q) * n;
     float lo = INFINITY, hi = -INFINITY;
-    for (int64_t i = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x; i < n;
-         i += static_cast<int64_t>(gridDim.x) * kThreads) {
-      const float x = __ldcs(row + i);
-      if (sketchFinite(x)) {
-        lo = fminf(lo, x);
-        hi = fmaxf(hi, x);
+    if (vec) {
+      const float4* row4 = reinterpret_cast<const float4*>(row);
+      const int64_t n4 = n / 4;
+      for (int64_t i = first; i < n4; i += 4 * stride) {
+        float4 v[4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {
+          const int64_t e = i + u * stride;
+          v[u] = e < n4 ? __ldcs(row4 + e) : make_float4(NAN, NAN, NAN, NAN);
+        }
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {
+          foldRange(v[u].x, lo, hi);
+          foldRange(v[u].y, lo, hi);
+          foldRange(v[u].z, lo, hi);
+          foldRange(v[u].w, lo, hi);
+        }
       }
+    } else {
+      for (int64_t i = first; i < n; i += stride) foldRange(__ldcs(row + i), lo, hi);
     }
     for (int o = 16; o > 0; o >>= 1) {
       lo = fminf(lo, __shfl_xor_sync(0xffffffffu, lo, o));
@@ -123,34 +150,51 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-// The sketch's second pass, a thread per point: its codes, 16 to a word, and its error bound.
+// The sketch's second pass, a thread per point and word of 16 dimensions (a thread per point ran
+// at about 1.1 TB/s: 944.8 us at N = 1e6, D = 200; Nsight Compute, H100, 2026-12-06): the word's
+// codes and its squared error, rounded up to a float (infinite for a non-finite coordinate), for
+// sketchErrorKernel.
 __global__ void __launch_bounds__(kThreads)
     sketchEncodeKernel(const float* __restrict__ X, int64_t n, int d,
-                       const float2* __restrict__ scales, const double* __restrict__ slack,
-                       uint4* __restrict__ codes, float* __restrict__ err) {
+                       const float2* __restrict__ scales, uint4* __restrict__ codes,
+                       float* __restrict__ wordErr) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
+  const int w = blockIdx.y;
+  if (i >= n) return;
+  float x[kSketchDims];
+#pragma unroll
+  for (int t = 0; t < kSketchDims; ++t) {
+    const int q = w * kSketchDims + t;
+    x[t] = q < d ? __ldcs(X + static_cast<int64_t>(q) * n + i) : 0.f;
+  }
+  double e2 = 0.0;
+  bool finite = true;
+  unsigned packed[4] = {0u, 0u, 0u, 0u};
+#pragma unroll
+  for (int t = 0; t < kSketchDims; ++t) {
+    const int q = w * kSketchDims + t;
+    if (q < d) {
+      const float2 sc = scales[q];
+      const SketchScale s{sc.x, sc.y};
+      const unsigned c = sketchCode(x[t], s);
+      finite = finite && sketchFinite(x[t]);
+      e2 += sketchSquaredError(x[t], c, s);
+      packed[t / 4] |= c << (8 * (t % 4));
+    }
+  }
+  codes[static_cast<int64_t>(w) * n + i] = make_uint4(packed[0], packed[1], packed[2], packed[3]);
+  wordErr[static_cast<int64_t>(w) * n + i] = finite ? sketchWordError(e2) : INFINITY;
+}
+
+// Each point's error bound e(x) from its words' squared errors, summed in word order.
+__global__ void __launch_bounds__(kThreads)
+    sketchErrorKernel(const float* __restrict__ wordErr, int64_t n, int words,
+                      const double* __restrict__ slack, float* __restrict__ err) {
   const int64_t i = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
   if (i >= n) return;
   double e2 = 0.0;
-  bool finite = true;
-  const int words = sketchWords(d);
-  for (int w = 0; w < words; ++w) {
-    unsigned packed[4] = {0u, 0u, 0u, 0u};
-#pragma unroll
-    for (int t = 0; t < kSketchDims; ++t) {
-      const int q = w * kSketchDims + t;
-      if (q < d) {
-        const float x = __ldcs(X + static_cast<int64_t>(q) * n + i);
-        const float2 sc = scales[q];
-        const SketchScale s{sc.x, sc.y};
-        const unsigned c = sketchCode(x, s);
-        finite = finite && sketchFinite(x);
-        e2 += sketchSquaredError(x, c, s);
-        packed[t / 4] |= c << (8 * (t % 4));
-      }
-    }
-    codes[static_cast<int64_t>(w) * n + i] = make_uint4(packed[0], packed[1], packed[2], packed[3]);
-  }
-  err[i] = sketchErrorBound(e2, *slack, finite);
+  for (int w = 0; w < words; ++w) e2 += __ldcs(wordErr + static_cast<int64_t>(w) * n + i);
+  err[i] = sketchErrorBound(e2, *slack, true);
 }
 
 // Code b (0..3) of a word as a float: 0x4B0000bb is 2^23 + code, exactly.
@@ -202,7 +246,46 @@ __device__ __forceinline__ float sketchDistance(const uint4* __restrict__ codes,
   return s;
 }
 
-// 4 blocks of 256 threads per SM: up to 64 registers, for the loads in flight above and below.
+// Shared memory of kcentersPrunedKernel beyond the center, its sketch grid and the K center
+// distances: each thread's labels and distances for a batch of rounds (loaded at once), the queue
+// of points whose floats the batch must read (index and old distance each), and two stages of
+// kSlice dimensions x 32 points of those floats (the last block's exact center distances reuse
+// the prefetch and stage arrays: kKCentersExactBudget floats).
+constexpr int kRoundsPerBatch = 8;
+constexpr int kQueue = kRoundsPerBatch * kThreads;
+constexpr int kSlice = 64;
+constexpr int kSliceLoads = kSlice / kWarps;  // a lane's loads per stage
+// Up to this many chunks of 32 queued points, the whole block reads each chunk (about 4 round
+// trips of all its warps per chunk); more, and each warp reads whole chunks of its own, a lane
+// per point (13 round trips per chunk at D = 200, 16 loads in flight, no barrier). Through the
+// block every point, center 0 took 567 against 280 us, centers 1-4 1,174 against 940 (Nsight
+// Compute, H100, 2026-12-06); a warp per unit of 32 consecutive points (before the queue), the
+// last centers waited 13 round trips on the warps holding the new center's own cluster.
+constexpr int kBlockChunks = 2;
+static_assert(2 * kQueue + 2 * kSlice * 32 >= kKCentersExactBudget,
+              "the prefetch and stage arrays hold the exact distances' terms");
+
+__host__ __device__ constexpr size_t prunedSmemBytes(int padded, int k) {
+  return static_cast<size_t>(padded) * (sizeof(float2) + sizeof(float)) +
+         static_cast<size_t>(k) * sizeof(float) + 4ull * kQueue * 4 +
+         2ull * kSlice * 32 * sizeof(float);
+}
+
+// 4 blocks of 256 threads per SM: up to 64 registers, for the loads in flight.
+//
+// Each launch adds center j. Its rounds deal 32-point units to the blocks in turn (a cluster near
+// the new center, a contiguous run of points in the seed's data, spreads over many blocks). In a
+// batch of rounds each warp tests its points (triangle, then sketch) on its own and queues the
+// ones both tests keep. Then the block reads the queued points' floats: where they are many,
+// each warp takes whole chunks of 32 of them, a lane per point (every lane busy, where a unit's
+// lanes were 40 % busy at centers 1-4); where they are few (the later centers: the new center's
+// own cluster and scattered near ties), the whole block reads each chunk together, every warp a
+// slice of the dimensions, through shared memory, and one lane per point sums its distance in
+// dimension order from there. Either way each distance is the best variant's arithmetic, so the
+// bits are the same. Before (each lane reading its own point's 200 floats, 16 loads in flight),
+// a warp holding such a point waited 13 round trips while the rest of its block waited on the
+// barrier after the loop: at center 60, 2,222 of the 6,500 stall samples were that barrier, the
+// average SM active 70 % of the launch (Nsight Compute, H100, 2026-12-06).
 __global__ void __launch_bounds__(kThreads, 4)
     kcentersPrunedKernel(const float* __restrict__ X, int64_t n, int d, int j, int k,
                          float margin, float* __restrict__ dist, int* __restrict__ labels,
@@ -213,10 +296,18 @@ __global__ void __launch_bounds__(kThreads, 4)
   float2* cl = smem2;                                    // padded (c - lo, step) pairs
   float* center = reinterpret_cast<float*>(smem2 + padded);  // padded floats
   float* cc = center + padded;                           // k floats
+  int* queueIndex = reinterpret_cast<int*>(cc + k);      // kQueue
+  float* queueOld = reinterpret_cast<float*>(queueIndex + kQueue);  // kQueue
+  float* preOld = queueOld + kQueue;                     // kRoundsPerBatch x kThreads
+  int* preLabel = reinterpret_cast<int*>(preOld + kQueue);  // kRoundsPerBatch x kThreads
+  float* stage = reinterpret_cast<float*>(preLabel + kQueue);  // 2 x kSlice x 32
+  float* terms = preOld;  // the last block's exact distances: kKCentersExactBudget floats
   __shared__ float wv[kWarps];
   __shared__ int wi[kWarps];
   __shared__ unsigned long long visitedS, screenedS;
+  __shared__ int queued;
   __shared__ bool lastBlock;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int c = st.centers[j];
   const bool valid = c >= 0 && c < n;
   // The center's coordinates: from the chosen centers' table (contiguous, written by the last
@@ -226,8 +317,16 @@ __global__ void __launch_bounds__(kThreads, 4)
     center[q] = q >= d ? 0.f
                 : row  ? __ldcg(row + q)
                 : (valid ? X[static_cast<int64_t>(q) * n + c] : __int_as_float(0x7fffffff));
-  for (int a = threadIdx.x; a < j; a += blockDim.x) cc[a] = st.centerDist[a];
-  if (threadIdx.x == 0) visitedS = screenedS = 0ull;
+  if (j > 0) {  // the triangle test's distances (clustering_pruning.h)
+    const bool measured = kcentersExactCenterDistances(j, d);
+    const float rho2 = __ldcg(st.radius + j - 1);
+    for (int a = threadIdx.x; a < j; a += blockDim.x)
+      cc[a] = kcentersCenterBound(measured ? __ldcg(st.centerDist + a) : 0.f, measured, rho2);
+  }
+  if (threadIdx.x == 0) {
+    visitedS = screenedS = 0ull;
+    queued = 0;
+  }
   __syncthreads();
   for (int q = threadIdx.x; q < padded; q += blockDim.x) {
     const float2 sc = st.scales[q];
@@ -238,55 +337,162 @@ __global__ void __launch_bounds__(kThreads, 4)
   float bestV = -1.0f;
   int bestI = INT_MAX;
   unsigned visited = 0, screened = 0;
-  // Units of 32 consecutive points (a warp's coalesced loads) are dealt to the blocks in turn,
-  // not 256 at a time: the work is where the clusters near the new center are, contiguous runs of
-  // points (the seed's clusters), and with a block's 256 consecutive points per pass a few SMs got
-  // them all: at center 60 the average SM was active 56 % of the launch, the busiest 94 % (Nsight
-  // Compute, H100, 2026-12-05). Dealt by 32, a run of 10,000 points spreads over 313 blocks.
-  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  const int64_t unit = static_cast<int64_t>(threadIdx.x / 32) * gridDim.x + blockIdx.x;
-  for (int64_t i = unit * 32 + threadIdx.x % 32; i < n; i += stride) {
-    float m;
-    const float old = j > 0 ? dist[i] : 0.f;
-    const int a = j > 0 ? labels[i] : 0;
-    bool read = j == 0 || a < 0 || a >= j || !kcentersSkips(cc[a], old, margin);
-    if (read && j > 0) {  // the triangle could not decide: the sketch
-      ++screened;
-      read = !kcentersSketchSkips(sketchDistance(st.codes, n, i, words, cl), st.sketchErr[i], old,
-                                  margin);
+  const int64_t units = (n + 31) / 32;
+  const int64_t rounds = (units + static_cast<int64_t>(gridDim.x) * kWarps - 1) /
+                         (static_cast<int64_t>(gridDim.x) * kWarps);
+  const int slices = (d + kSlice - 1) / kSlice;
+  for (int64_t r0 = 0; r0 < rounds; r0 += kRoundsPerBatch) {  // block-uniform
+    const int64_t r1 = r0 + kRoundsPerBatch < rounds ? r0 + kRoundsPerBatch : rounds;
+    // Every round's label and distance at once (one round trip where a round at a time took one
+    // each: 8 per launch at N = 1e6 even where the triangle test skips every point), kept in this
+    // thread's own slots of shared memory.
+    if (j > 0) {
+      float o[kRoundsPerBatch];
+      int a[kRoundsPerBatch];
+#pragma unroll
+      for (int r = 0; r < kRoundsPerBatch; ++r) {
+        const int64_t i = ((r0 + r) * kWarps + warp) * gridDim.x * 32 + blockIdx.x * 32 + lane;
+        const bool in = r0 + r < r1 && i < n;
+        o[r] = in ? dist[i] : 0.f;
+        a[r] = in ? labels[i] : -1;
+      }
+#pragma unroll
+      for (int r = 0; r < kRoundsPerBatch; ++r) {
+        preOld[r * kThreads + threadIdx.x] = o[r];
+        preLabel[r * kThreads + threadIdx.x] = a[r];
+      }
     }
-    if (read) {
-      ++visited;
-      float s = 0.f;  // the best variant's arithmetic: dimension 0 first, one FMA per dimension
-      // 16 loads in flight: a point read here is often alone in its warp (its neighbours were
-      // skipped), so its 200 loads are a chain of round trips, 13 instead of 25 at unroll 8.
+    // The tests, each warp on its own units; every lane takes part in the ballots.
+    for (int64_t r = r0; r < r1; ++r) {
+      const int64_t unit = (r * kWarps + warp) * gridDim.x + blockIdx.x;
+      const int64_t i = unit * 32 + lane;
+      bool read = false;
+      float old = 0.f;
+      if (i < n) {
+        const int slot = static_cast<int>(r - r0) * kThreads + threadIdx.x;
+        old = j > 0 ? preOld[slot] : 0.f;
+        const int a = j > 0 ? preLabel[slot] : 0;
+        read = j == 0 || a < 0 || a >= j || !kcentersSkips(cc[a], old, margin);
+        if (read && j > 0) {  // the triangle could not decide: the sketch
+          ++screened;
+          read = !kcentersSketchSkips(sketchDistance(st.codes, n, i, words, cl), st.sketchErr[i],
+                                      old, margin);
+        }
+        if (!read && farther(old, static_cast<int>(i), bestV, bestI)) {
+          bestV = old;
+          bestI = static_cast<int>(i);
+        }
+      }
+      const unsigned want = __ballot_sync(0xffffffffu, read);
+      if (want) {
+        int base = 0;
+        if (lane == 0) base = atomicAdd(&queued, __popc(want));
+        base = __shfl_sync(0xffffffffu, base, 0);
+        if (read) {
+          const int e = base + __popc(want & ((1u << lane) - 1u));
+          queueIndex[e] = static_cast<int>(i);
+          queueOld[e] = old;
+        }
+      }
+    }
+    __syncthreads();
+    const int count = queued;
+    const int chunks = (count + 31) / 32;
+    if (chunks > kBlockChunks) {  // many: a warp per chunk
+      for (int chunk = warp; chunk < chunks; chunk += kWarps) {
+        const int e = chunk * 32 + lane;
+        if (e >= count) continue;
+        const int p = queueIndex[e];
+        float sum = 0.f;  // the best variant's arithmetic: dimension 0 first, one FMA each
 #pragma unroll 16
-      for (int q = 0; q < d; ++q) {
-        const float t = center[q] - __ldcs(X + static_cast<int64_t>(q) * n + i);
-        s = fmaf(t, t, s);
+        for (int q = 0; q < d; ++q) {
+          const float t = center[q] - __ldcs(X + static_cast<int64_t>(q) * n + p);
+          sum = fmaf(t, t, sum);
+        }
+        const float old = queueOld[e];
+        float m = old;
+        if (j == 0 || sum < old) {
+          dist[p] = sum;
+          labels[p] = j;
+          m = sum;
+        }
+        ++visited;
+        if (farther(m, p, bestV, bestI)) {
+          bestV = m;
+          bestI = p;
+        }
       }
-      if (j == 0 || s < old) {
-        dist[i] = s;
-        labels[i] = j;
-        m = s;
-      } else {
-        m = old;
+    }
+    // Few: step s reads slice s % slices of chunk s / slices (32 queued points) into stage
+    // s & 1, every warp kSliceLoads dimensions per lane; chunk c's distances are summed by warp
+    // c % kWarps while the next step's loads are in flight.
+    const int steps = chunks > kBlockChunks ? 0 : chunks * slices;
+    float v[kSliceLoads];
+    const auto load = [&](int s) {
+      const int e = s / slices * 32 + lane;
+      const int q0 = s % slices * kSlice;
+      const int p = e < count ? queueIndex[e] : -1;
+#pragma unroll
+      for (int m = 0; m < kSliceLoads; ++m) {
+        const int q = q0 + warp + kWarps * m;
+        v[m] = p >= 0 && q < d && q < q0 + kSlice ? __ldcs(X + static_cast<int64_t>(q) * n + p)
+                                                  : 0.f;
       }
-    } else {
-      m = old;
+    };
+    const auto store = [&](int s) {
+      float* buf = stage + (s & 1) * (kSlice * 32);
+#pragma unroll
+      for (int m = 0; m < kSliceLoads; ++m) buf[(warp + kWarps * m) * 32 + lane] = v[m];
+    };
+    if (steps > 0) {
+      load(0);
+      store(0);
     }
-    if (farther(m, static_cast<int>(i), bestV, bestI)) {
-      bestV = m;
-      bestI = static_cast<int>(i);
+    __syncthreads();
+    float sum = 0.f;
+    for (int s = 0; s < steps; ++s) {
+      const bool more = s + 1 < steps;
+      if (more) load(s + 1);
+      const int chunk = s / slices, slice = s % slices;
+      if (warp == chunk % kWarps) {
+        const float* buf = stage + (s & 1) * (kSlice * 32);
+        const int q0 = slice * kSlice;
+        const int qn = d - q0 < kSlice ? d - q0 : kSlice;
+        if (slice == 0) sum = 0.f;
+#pragma unroll 8
+        for (int t = 0; t < qn; ++t) {  // the best variant's arithmetic: one FMA per dimension
+          const float diff = center[q0 + t] - buf[t * 32 + lane];
+          sum = fmaf(diff, diff, sum);
+        }
+        const int e = chunk * 32 + lane;
+        if (slice == slices - 1 && e < count) {
+          const int p = queueIndex[e];
+          const float old = queueOld[e];
+          float m = old;
+          if (j == 0 || sum < old) {
+            dist[p] = sum;
+            labels[p] = j;
+            m = sum;
+          }
+          ++visited;
+          if (farther(m, p, bestV, bestI)) {
+            bestV = m;
+            bestI = p;
+          }
+        }
+      }
+      if (more) store(s + 1);
+      __syncthreads();
     }
+    if (threadIdx.x == 0) queued = 0;
+    __syncthreads();
   }
   for (int o = 16; o > 0; o >>= 1) {
     visited += __shfl_xor_sync(0xffffffffu, visited, o);
     screened += __shfl_xor_sync(0xffffffffu, screened, o);
   }
-  if ((threadIdx.x & 31) == 0 && visited) atomicAdd(&visitedS, static_cast<unsigned long long>(visited));
-  if ((threadIdx.x & 31) == 0 && screened)
-    atomicAdd(&screenedS, static_cast<unsigned long long>(screened));
+  if (lane == 0 && visited) atomicAdd(&visitedS, static_cast<unsigned long long>(visited));
+  if (lane == 0 && screened) atomicAdd(&screenedS, static_cast<unsigned long long>(screened));
 
   blockFarthest<kWarps>(bestV, bestI, wv, wi);  // (its barrier also orders visitedS)
   if (threadIdx.x == 0) {
@@ -300,31 +506,31 @@ __global__ void __launch_bounds__(kThreads, 4)
   __syncthreads();
   if (!lastBlock) return;
 
-  float v = -1.0f;
-  int idx = INT_MAX;
+  float bv = -1.0f;
+  int bi = INT_MAX;
   for (int b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
-    const float bv = __ldcg(st.blockValue + b);
-    const int bi = __ldcg(st.blockIndex + b);
-    if (farther(bv, bi, v, idx)) {
-      v = bv;
-      idx = bi;
+    const float ov = __ldcg(st.blockValue + b);
+    const int oi = __ldcg(st.blockIndex + b);
+    if (farther(ov, oi, bv, bi)) {
+      bv = ov;
+      bi = oi;
     }
   }
   __syncthreads();
-  blockFarthest<kWarps>(v, idx, wv, wi);
+  blockFarthest<kWarps>(bv, bi, wv, wi);
   __shared__ int nextS;
   if (threadIdx.x == 0) {
-    st.radius[j] = v;
-    if (j + 1 < k) st.centers[j + 1] = idx;
-    nextS = idx;
+    st.radius[j] = bv;
+    if (j + 1 < k) st.centers[j + 1] = bi;
+    nextS = bi;
     *st.arrivals = 0u;
   }
   __syncthreads();
   if (j == 0)  // the first center's row, for the distances below
     for (int q = threadIdx.x; q < d; q += blockDim.x) st.centerRows[q] = center[q];
   if (j + 1 >= k) return;
-  // The next center's coordinates (into `center`: this block is done with it) and its squared
-  // distances to centers 0..j, in double, for launch j + 1.
+  // The next center's coordinates (into `center`: this block is done with it) and, while the
+  // K x D values are few (clustering_pruning.h), its squared distances to centers 0..j.
   const int next = nextS;
   const bool nextValid = next >= 0 && next < n;
   __syncthreads();
@@ -333,37 +539,33 @@ __global__ void __launch_bounds__(kThreads, 4)
     center[q] = x;
     st.centerRows[static_cast<int64_t>(j + 1) * d + q] = x;
   }
-  __threadfence_block();
+  if (!kcentersExactCenterDistances(j + 1, d)) return;
   __syncthreads();
-  // The whole GPU waits for this block: a warp takes one earlier center at a time with every
-  // load of its first 256 dimensions in flight (one L2 round trip per center, where a loop over
-  // the dimensions waited 7 times per center at D = 200, up to 13 centers per warp). Two centers
-  // at a time spilled registers in the loop over the points above (the kernel's cap is 64).
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  for (int a = warp; a <= j; a += kWarps) {
-    const float* row = st.centerRows + static_cast<int64_t>(a) * d;
-    constexpr int kStaged = 8;
-    float v[kStaged];
+  // Every difference at once (element e = a D + q of the contiguous table, 16 loads in flight per
+  // thread), into the stages; then one thread per center sums its D squares in dimension order
+  // (float, like the points' distances: the test's margin covers its rounding).
+  const int total = (j + 1) * d;
+  for (int e0 = threadIdx.x; e0 < total; e0 += kThreads * 16) {
+    float u[16];
 #pragma unroll
-    for (int t = 0; t < kStaged; ++t) {
-      const int q = lane + 32 * t;
-      v[t] = q < d ? __ldcg(row + q) : 0.f;
+    for (int m = 0; m < 16; ++m) {
+      const int e = e0 + kThreads * m;
+      u[m] = e < total ? __ldcg(st.centerRows + e) : 0.f;
     }
-    double s = 0.0;  // each lane's dimensions in increasing order, as before
 #pragma unroll
-    for (int t = 0; t < kStaged; ++t) {
-      const int q = lane + 32 * t;
-      if (q < d) {
-        const double u = double(center[q]) - double(v[t]);
-        s = fma(u, u, s);
-      }
+    for (int m = 0; m < 16; ++m) {
+      const int e = e0 + kThreads * m;
+      if (e < total) terms[e] = center[e % d] - u[m];
     }
-    for (int q = lane + 32 * kStaged; q < d; q += 32) {
-      const double u = double(center[q]) - double(__ldcg(row + q));
-      s = fma(u, u, s);
+  }
+  __syncthreads();
+  for (int a = threadIdx.x; a <= j; a += blockDim.x) {
+    float s = 0.f;
+    for (int q = 0; q < d; ++q) {
+      const float t = terms[a * d + q];
+      s = fmaf(t, t, s);
     }
-    for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
-    if (lane == 0) st.centerDist[a] = static_cast<float>(s);
+    st.centerDist[a] = s;
   }
 }
 
@@ -383,7 +585,7 @@ struct KCentersPruned::Impl {
   cuda::DeviceBuffer<unsigned> arrivals;
   cuda::DeviceBuffer<unsigned long long> visited, screened;
   cuda::DeviceBuffer<uint4> codes;
-  cuda::DeviceBuffer<float> sketchErr;
+  cuda::DeviceBuffer<float> sketchErr, wordErr;
   cuda::DeviceBuffer<float2> scales, rangePartial;
   cuda::DeviceBuffer<double> slack;
   cudaGraphExec_t graph = nullptr;
@@ -394,13 +596,16 @@ struct KCentersPruned::Impl {
 
   void build() {
     margin = kcentersSkipMargin(d);
+    if (sketchWords(d) > 65535)  // the sketch's encode grid has a word per block row
+      throw InputError("pruned k-centers: D = " + std::to_string(d) + " needs " +
+                       std::to_string(sketchWords(d)) + " sketch words, at most 65535");
     const size_t padded = static_cast<size_t>(sketchWords(d)) * kSketchDims;
-    smem = padded * sizeof(float2) + (padded + size_t(k)) * sizeof(float);
+    smem = prunedSmemBytes(static_cast<int>(padded), k);
     const cuda::LaunchLimits limits = cuda::currentLaunchLimits();
     const int optin = limits.sharedPerBlockOptin, sms = limits.sms;
     if (smem + 256 > static_cast<size_t>(optin))
-      throw InputError("pruned k-centers stages the center, its sketch grid and its distances to "
-                       "the earlier centers in shared memory: D = " + std::to_string(d) + ", K = " +
+      throw InputError("pruned k-centers stages the center, its sketch grid, its distances to "
+                       "the earlier centers, a queue of points and their floats in shared memory: D = " + std::to_string(d) + ", K = " +
                        std::to_string(k) + " need " + std::to_string(smem) +
                        " bytes, this GPU allows " + std::to_string(optin) + " per block");
     if (smem > 48 * 1024)
@@ -425,6 +630,7 @@ struct KCentersPruned::Impl {
     screened.allocate(static_cast<size_t>(k));
     codes.allocate(static_cast<size_t>(sketchWords(d)) * static_cast<size_t>(n));
     sketchErr.allocate(static_cast<size_t>(n));
+    wordErr.allocate(static_cast<size_t>(sketchWords(d)) * static_cast<size_t>(n));
     scales.allocate(padded);
     rangePartial.allocate(static_cast<size_t>(d) * kRangeBlocks);
     slack.allocate(1);
@@ -449,9 +655,13 @@ struct KCentersPruned::Impl {
     sketchScaleKernel<<<1, kThreads, 0, stream>>>(rangePartial.get(), d, static_cast<int>(padded),
                                                   scales.get(), slack.get());
     captured(cudaGetLastError());
-    sketchEncodeKernel<<<static_cast<unsigned>((n + kThreads - 1) / kThreads), kThreads, 0,
-                         stream>>>(points, n, d, scales.get(), slack.get(), codes.get(),
-                                   sketchErr.get());
+    sketchEncodeKernel<<<dim3(static_cast<unsigned>((n + kThreads - 1) / kThreads),
+                              static_cast<unsigned>(sketchWords(d))),
+                         kThreads, 0, stream>>>(points, n, d, scales.get(), codes.get(),
+                                                wordErr.get());
+    captured(cudaGetLastError());
+    sketchErrorKernel<<<static_cast<unsigned>((n + kThreads - 1) / kThreads), kThreads, 0,
+                        stream>>>(wordErr.get(), n, sketchWords(d), slack.get(), sketchErr.get());
     captured(cudaGetLastError());
     for (int j = 0; j < k; ++j) {
       kcentersPrunedKernel<<<grid, kThreads, smem, stream>>>(points, n, d, j, k, margin,
