@@ -60,6 +60,10 @@ class TstKCentersPruned : public QObject {
     // N a multiple of neither the tile nor the chunks, D = 1: ties in plenty.
     QTest::newRow("ties, D = 1") << 1001 << 40 << 1 << int(DatasetShape::SeedGenerator) << 0.0
                                  << true;
+    // Centers x D past kKCentersExactBudget from center 42 on: the triangle test then compares
+    // with rho2 alone.
+    QTest::newRow("seed generator, D = 200, rho2 bound")
+        << 20000 << 60 << 200 << int(DatasetShape::SeedGenerator) << 0.0 << true;
   }
   void prunedEqualsTheSeedRunBitForBit() {
     QFETCH(int, n);
@@ -132,6 +136,36 @@ class TstKCentersPruned : public QObject {
   // lower bound stays below the true distance to a center, computed as both engines compute it
   // (c - lo, then minus step * code), on data made to hurt: a large offset with small differences
   // (cancellation), values at the range ends, one dimension of a single value, and D = 1500.
+  // The triangle test's center distance: exact where measured, never below rho2, NaN never
+  // skips; measured while centers x D <= kKCentersExactBudget.
+  void centerBoundRules() {
+    using namespace kernellab::clustering;
+    QCOMPARE(kcentersCenterBound(5.f, true, 3.f), 5.f);
+    QCOMPARE(kcentersCenterBound(2.f, true, 3.f), 3.f);
+    QCOMPARE(kcentersCenterBound(9.f, false, 3.f), 3.f);
+    QVERIFY(std::isnan(kcentersCenterBound(NAN, true, 3.f)));
+    QVERIFY(std::isnan(kcentersCenterBound(5.f, true, NAN)));
+    QVERIFY(!kcentersSkips(kcentersCenterBound(NAN, true, 3.f), 0.f, 1e-3f));
+    QVERIFY(kcentersExactCenterDistances(40, 200));
+    QVERIFY(!kcentersExactCenterDistances(41, 200));
+    QVERIFY(kcentersExactCenterDistances(4096, 2));
+    QVERIFY(!kcentersExactCenterDistances(1, 8193));
+  }
+  // A word's squared error rounded up to a float: never below the double, at most one float step
+  // above it.
+  void wordErrorRoundsUp() {
+    using namespace kernellab::clustering;
+    std::mt19937_64 rng(15);
+    std::uniform_real_distribution<double> u(0.0, 1e6);
+    for (int t = 0; t < 10000; ++t) {
+      const double e = u(rng) * u(rng);
+      const double w = kernellab::clustering::sketchWordError(e);
+      QVERIFY(w >= e);
+      QCOMPARE(double(float(w)), w);
+      QVERIFY(double(std::nextafter(float(w), 0.f)) < e);
+    }
+    QCOMPARE(sketchWordError(0.0), 0.0);
+  }
   void sketchBoundsHold_data() {
     QTest::addColumn<int>("d");
     QTest::addColumn<double>("offset");

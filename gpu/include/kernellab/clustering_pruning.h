@@ -49,7 +49,8 @@ KL_HD bool kcentersSkips(float centerDist, float r, float margin) {
 // where centers are far apart compared with the radius, as in few dimensions (seed generator, K =
 // 100, N = 1e6, centers 2-100: D = 2, 7.5 M points left for the sketch with the exact distances,
 // 40.6 M with rho2 alone; D = 50 and D = 200, the same 49.5 M with either: in many dimensions the
-// distances between clusters are about equal; docs/data/cpu-kcenters-screen-tests-2026-12-06-s15.txt). So the exact distances are measured
+// distances between clusters are about equal; counts in
+// docs/data/cpu-kcenters-screen-tests-2026-12-06-s15.txt). So the exact distances are measured
 // only while the K x D values they need stay small: the pruned engines' last step before a center
 // (the GPU's last block) does it serially while every other SM waits, up to 13 L2 round trips per
 // center at K = 100, D = 200.
