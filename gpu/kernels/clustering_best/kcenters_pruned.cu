@@ -605,9 +605,10 @@ struct KCentersPruned::Impl {
     const int optin = limits.sharedPerBlockOptin, sms = limits.sms;
     if (smem + 256 > static_cast<size_t>(optin))
       throw InputError("pruned k-centers stages the center, its sketch grid, its distances to "
-                       "the earlier centers, a queue of points and their floats in shared memory: D = " + std::to_string(d) + ", K = " +
-                       std::to_string(k) + " need " + std::to_string(smem) +
-                       " bytes, this GPU allows " + std::to_string(optin) + " per block");
+                       "the earlier centers, a queue of points and their floats in shared "
+                       "memory: D = " + std::to_string(d) + ", K = " + std::to_string(k) +
+                       " need " + std::to_string(smem) + " bytes, this GPU allows " +
+                       std::to_string(optin) + " per block");
     if (smem > 48 * 1024)
       KL_CUDA_CHECK(cudaFuncSetAttribute(kcentersPrunedKernel,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
