@@ -37,8 +37,10 @@ class DevicePoints {
   explicit DevicePoints(const PointSet& s) : n_(s.n), d_(s.d), buffer_(s.values.size()) {}
   // Copies the point-major values up (into a staging buffer first when the layout needs a
   // transpose), then arranges them. Returns the arrangement's strategy ("" when none is needed).
+  // keepPointMajor keeps the staging buffer (pointMajor()) where there is one, for an engine that
+  // reads both layouts (the pruned k-centers).
   std::string upload(const PointSet& s, cudaStream_t stream, cuda::EventPair& copy,
-                     cuda::EventPair& arrange) {
+                     cuda::EventPair& arrange, bool keepPointMajor = false) {
     if constexpr (std::is_same_v<Layout, InterleavedLayout>) {
       copy.start(stream);
       KL_CUDA_CHECK(cudaMemcpyAsync(buffer_.get(), s.values.data(), buffer_.bytes(),
@@ -72,15 +74,19 @@ class DevicePoints {
           transpose::transposeOnDevice(pointMajor.get(), buffer_.get(), d_, n_, stream);
       arrange.stop(stream);
       KL_CUDA_CHECK(cudaStreamSynchronize(stream));  // before the staging buffer is freed
+      if (keepPointMajor) pointMajor_ = std::move(pointMajor);
       return how;
     }
   }
   PointsView<Layout> view() const { return PointsView<Layout>(buffer_.get(), n_, d_); }
+  // The uploaded point-major values when upload kept them, else null.
+  const float* pointMajor() const { return pointMajor_.get(); }
 
  private:
   int64_t n_;
   int d_;
   cuda::DeviceBuffer<float> buffer_;
+  cuda::DeviceBuffer<float> pointMajor_;
 };
 
 namespace {
@@ -310,9 +316,12 @@ class CudaBackend final : public Backend {
 
     cuda::EventPair copy, arrange;
     t0 = std::chrono::steady_clock::now();
-    const std::string how = coalesced_
-                                ? coalesced_->upload(points_, stream_.get(), copy, arrange)
-                                : interleaved_->upload(points_, stream_.get(), copy, arrange);
+    // The pruned k-centers reads scattered points from their point-major rows: it keeps the
+    // uploaded values beside the dimension-major ones (N x D x 4 bytes more, no time).
+    const bool keepRows = family == clustering::kKCenters && v.engine == Engine::Pruned;
+    const std::string how =
+        coalesced_ ? coalesced_->upload(points_, stream_.get(), copy, arrange, keepRows)
+                   : interleaved_->upload(points_, stream_.get(), copy, arrange);
     phases.push_back({"host to device", copy.elapsedMs()});
     if (how == "host")  // the host time is not on the stream's events
       phases.push_back({"arrange layout (host)", msSince(t0) - copy.elapsedMs()});
@@ -328,7 +337,8 @@ class CudaBackend final : public Backend {
       t0 = std::chrono::steady_clock::now();
       const float* X = coalesced_ ? coalesced_->view().values() : interleaved_->view().values();
       if (family == clustering::kKCenters && v.engine == Engine::Pruned)
-        kcPruned_ = std::make_unique<best::KCentersPruned>(X, n, points_.d, k_, stream_.get());
+        kcPruned_ = std::make_unique<best::KCentersPruned>(
+            X, coalesced_ ? coalesced_->pointMajor() : nullptr, n, points_.d, k_, stream_.get());
       else if (family == clustering::kKCenters)
         kcBest_ = std::make_unique<best::KCentersFused>(X, n, points_.d, k_, stream_.get());
       else if (v.engine == Engine::Best)

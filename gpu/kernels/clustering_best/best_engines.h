@@ -50,7 +50,10 @@ class KCentersFused {
 // same centers, labels and distances as KCentersFused, bit for bit.
 class KCentersPruned {
  public:
-  KCentersPruned(const float* d_points, int64_t n, int d, int k, CUstream_st* stream);
+  // d_points dimension-major; d_rows the same points point-major (or null: every read from
+  // d_points), for the scattered points whose floats a launch reads.
+  KCentersPruned(const float* d_points, const float* d_rows, int64_t n, int d, int k,
+                 CUstream_st* stream);
   ~KCentersPruned();
   KCentersPruned(const KCentersPruned&) = delete;
   KCentersPruned& operator=(const KCentersPruned&) = delete;

@@ -25,10 +25,18 @@
 // launch, which also copies the new center's coordinates into a K x D table of the chosen centers,
 // measures the exact ones while K x D is small (clustering_pruning.h). Each launch counts the
 // points it visited (the share of coordinates read, per center).
+//
+// The floats of the points both tests keep come from one of two layouts: the dimension-major
+// points (32 consecutive points, a lane each, read a 128-byte line per instruction: the seed's
+// clusters) or, for chunks of scattered points (one broad cloud's near ties, where each 4-byte
+// float cost a 32-byte sector), the point-major points as uploaded, which the caller keeps
+// beside them (denseChunk decides per chunk of 32). One broad cloud at N = 1e6, K = 100, D = 200:
+// 20.50 -> 10.30 ms; the seed's data 9.14 -> 8.73 ms (H100, 2026-12-06, session 16).
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <vector>
 
 #include "best_engines.h"
@@ -57,6 +65,9 @@ struct State {
   const uint4* codes;           // sketchWords(d) x N words of 16 codes
   const float* sketchErr;       // N: e(x), rounded up
   const float2* scales;         // sketchWords(d) * 16: (lo, step), zeros past D
+  // N x D: the points point-major as uploaded (null where the caller has none), for the chunks
+  // of scattered points (denseChunk).
+  const float* rows;
 };
 
 constexpr int kRangeBlocks = 64;  // blocks per dimension of the range pass
@@ -246,6 +257,75 @@ __device__ __forceinline__ float sketchDistance(const uint4* __restrict__ codes,
   return s;
 }
 
+// A point's squared distance to the center from the dimension-major points, the best variant's
+// arithmetic (dimension 0 first, one FMA each): a lane per point, so 32 consecutive points read
+// whole 128-byte lines.
+__device__ __forceinline__ float columnDistance(const float* __restrict__ X, int64_t n, int64_t p,
+                                                int d, const float* center) {
+  float sum = 0.f;
+#pragma unroll 16
+  for (int q = 0; q < d; ++q) {
+    const float t = center[q] - __ldcs(X + static_cast<int64_t>(q) * n + p);
+    sum = fmaf(t, t, sum);
+  }
+  return sum;
+}
+
+// Whether a warp's chunk of queued points (p, -1 past the queue's end; each warp's part of the
+// queue is in point order) reads fewer bytes from the dimension-major points than from the
+// point-major rows: a dimension costs one 32-byte sector per run of 8 points the chunk touches
+// (counted as the lanes where that run changes), a row D / 8 sectors. Contiguous points (the
+// seed's clusters) read the columns, whole lines per instruction; scattered ones (one broad
+// cloud's survivors), where each 4-byte float cost a sector, their rows. Warp-uniform.
+__device__ __forceinline__ bool denseChunk(int p, bool haveRows) {
+  const int lane = threadIdx.x % 32;
+  const int before = __shfl_up_sync(0xffffffffu, p, 1);
+  const unsigned live = __ballot_sync(0xffffffffu, p >= 0);
+  const unsigned runs = __ballot_sync(0xffffffffu, p >= 0 && (lane == 0 || before / 8 != p / 8));
+  // Up to twice the sectors of the rows still read the columns: a line per instruction there
+  // against a line per lane.
+  return !haveRows || 4 * __popc(runs) <= __popc(live);
+}
+
+// A point's squared distance to the center from its point-major row, in the best variant's
+// arithmetic (dimension 0 first, one FMA each): 16-byte loads, 8 in flight (7 round trips at
+// D = 200, where the dimension-major floats took 13 and a scattered point's 4 bytes cost a 32-byte
+// sector each).
+__device__ __forceinline__ float rowDistance(const float* __restrict__ row, int d,
+                                             const float* center) {
+  float sum = 0.f;
+  if (d % 4 == 0) {
+    const float4* r4 = reinterpret_cast<const float4*>(row);
+    const int d4 = d / 4;
+    for (int q4 = 0; q4 < d4; q4 += 8) {
+      float4 v[8];
+#pragma unroll
+      for (int m = 0; m < 8; ++m)
+        v[m] = q4 + m < d4 ? __ldcs(r4 + q4 + m) : make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll
+      for (int m = 0; m < 8; ++m) {
+        if (q4 + m >= d4) break;
+        const float* c = center + 4 * (q4 + m);
+        float t = c[0] - v[m].x;
+        sum = fmaf(t, t, sum);
+        t = c[1] - v[m].y;
+        sum = fmaf(t, t, sum);
+        t = c[2] - v[m].z;
+        sum = fmaf(t, t, sum);
+        t = c[3] - v[m].w;
+        sum = fmaf(t, t, sum);
+      }
+    }
+  } else {
+#pragma unroll 16
+    for (int q = 0; q < d; ++q) {
+      const float t = center[q] - __ldcs(row + q);
+      sum = fmaf(t, t, sum);
+    }
+  }
+  return sum;
+}
+
 // Shared memory of kcentersPrunedKernel beyond the center, its sketch grid and the K center
 // distances: each thread's labels and distances for a batch of rounds (loaded at once), the queue
 // of points whose floats the batch must read (index and old distance each), and two stages of
@@ -255,6 +335,7 @@ constexpr int kRoundsPerBatch = 8;
 constexpr int kQueue = kRoundsPerBatch * kThreads;
 constexpr int kSlice = 64;
 constexpr int kSliceLoads = kSlice / kWarps;  // a lane's loads per stage
+static_assert(kSliceLoads % 4 == 0, "a lane's stage loads are whole 16-byte pieces");
 // Up to this many chunks of 32 queued points, the whole block reads each chunk (about 4 round
 // trips of all its warps per chunk); more, and each warp reads whole chunks of its own, a lane
 // per point (13 round trips per chunk at D = 200, 16 loads in flight, no barrier). Through the
@@ -375,8 +456,8 @@ __global__ void __launch_bounds__(kThreads, 4)
         read = j == 0 || a < 0 || a >= j || !kcentersSkips(cc[a], old, margin);
         if (read && j > 0) {  // the triangle could not decide: the sketch
           ++screened;
-          read = !kcentersSketchSkips(sketchDistance(st.codes, n, i, words, cl), st.sketchErr[i],
-                                      old, margin);
+          read = !kcentersSketchSkips(sketchDistance(st.codes, n, i, words, cl),
+                                      st.sketchErr[i], old, margin);
         }
         if (!read && farther(old, static_cast<int>(i), bestV, bestI)) {
           bestV = old;
@@ -399,16 +480,13 @@ __global__ void __launch_bounds__(kThreads, 4)
     const int count = queued;
     const int chunks = (count + 31) / 32;
     if (chunks > kBlockChunks) {  // many: a warp per chunk
-      for (int chunk = warp; chunk < chunks; chunk += kWarps) {
+      for (int chunk = warp; chunk < chunks; chunk += kWarps) {  // warp-uniform
         const int e = chunk * 32 + lane;
-        if (e >= count) continue;
-        const int p = queueIndex[e];
-        float sum = 0.f;  // the best variant's arithmetic: dimension 0 first, one FMA each
-#pragma unroll 16
-        for (int q = 0; q < d; ++q) {
-          const float t = center[q] - __ldcs(X + static_cast<int64_t>(q) * n + p);
-          sum = fmaf(t, t, sum);
-        }
+        const int p = e < count ? queueIndex[e] : -1;
+        const bool dense = denseChunk(p, st.rows != nullptr);
+        if (p < 0) continue;
+        const float sum = dense ? columnDistance(X, n, p, d, center)
+                                : rowDistance(st.rows + static_cast<int64_t>(p) * d, d, center);
         const float old = queueOld[e];
         float m = old;
         if (j == 0 || sum < old) {
@@ -424,25 +502,47 @@ __global__ void __launch_bounds__(kThreads, 4)
       }
     }
     // Few: step s reads slice s % slices of chunk s / slices (32 queued points) into stage
-    // s & 1, every warp kSliceLoads dimensions per lane; chunk c's distances are summed by warp
-    // c % kWarps while the next step's loads are in flight.
+    // s & 1, a lane per point: from the columns every warp kSliceLoads dimensions kWarps apart
+    // (whole lines for contiguous points), from the rows (scattered points, denseChunk) every warp
+    // kSliceLoads consecutive ones; chunk c's distances are summed by warp c % kWarps while the
+    // next step's loads are in flight.
     const int steps = chunks > kBlockChunks ? 0 : chunks * slices;
     float v[kSliceLoads];
+    bool vDense = true;  // how v was loaded (the same in every warp: the chunk decides)
     const auto load = [&](int s) {
       const int e = s / slices * 32 + lane;
       const int q0 = s % slices * kSlice;
+      const int qb = q0 + warp * kSliceLoads;
       const int p = e < count ? queueIndex[e] : -1;
+      vDense = denseChunk(p, st.rows != nullptr);
+      const float* r = st.rows + static_cast<int64_t>(p < 0 ? 0 : p) * d;
+      if (vDense) {
 #pragma unroll
-      for (int m = 0; m < kSliceLoads; ++m) {
-        const int q = q0 + warp + kWarps * m;
-        v[m] = p >= 0 && q < d && q < q0 + kSlice ? __ldcs(X + static_cast<int64_t>(q) * n + p)
-                                                  : 0.f;
+        for (int m = 0; m < kSliceLoads; ++m) {
+          const int q = q0 + warp + kWarps * m;
+          v[m] = p >= 0 && q < d ? __ldcs(X + static_cast<int64_t>(q) * n + p) : 0.f;
+        }
+      } else if (d % 4 == 0) {  // qb and d multiples of 4: whole 16-byte pieces
+#pragma unroll
+        for (int m = 0; m < kSliceLoads; m += 4) {
+          const float4 t = p >= 0 && qb + m < d ? __ldcs(reinterpret_cast<const float4*>(r + qb + m))
+                                                : make_float4(0.f, 0.f, 0.f, 0.f);
+          v[m] = t.x;
+          v[m + 1] = t.y;
+          v[m + 2] = t.z;
+          v[m + 3] = t.w;
+        }
+      } else {
+#pragma unroll
+        for (int m = 0; m < kSliceLoads; ++m)
+          v[m] = p >= 0 && qb + m < d ? __ldcs(r + qb + m) : 0.f;
       }
     };
     const auto store = [&](int s) {
       float* buf = stage + (s & 1) * (kSlice * 32);
 #pragma unroll
-      for (int m = 0; m < kSliceLoads; ++m) buf[(warp + kWarps * m) * 32 + lane] = v[m];
+      for (int m = 0; m < kSliceLoads; ++m)
+        buf[(vDense ? warp + kWarps * m : warp * kSliceLoads + m) * 32 + lane] = v[m];
     };
     if (steps > 0) {
       load(0);
@@ -586,6 +686,7 @@ struct KCentersPruned::Impl {
   cuda::DeviceBuffer<unsigned long long> visited, screened;
   cuda::DeviceBuffer<uint4> codes;
   cuda::DeviceBuffer<float> sketchErr, wordErr;
+  const float* rows = nullptr;  // the caller's point-major points, or null
   cuda::DeviceBuffer<float2> scales, rangePartial;
   cuda::DeviceBuffer<double> slack;
   cudaGraphExec_t graph = nullptr;
@@ -632,6 +733,9 @@ struct KCentersPruned::Impl {
     codes.allocate(static_cast<size_t>(sketchWords(d)) * static_cast<size_t>(n));
     sketchErr.allocate(static_cast<size_t>(n));
     wordErr.allocate(static_cast<size_t>(sketchWords(d)) * static_cast<size_t>(n));
+    // KERNELLAB_KCENTERS_ROWS=0 (for measuring): every chunk from the dimension-major points.
+    const char* rowsSwitch = std::getenv("KERNELLAB_KCENTERS_ROWS");
+    if (rowsSwitch && std::atoi(rowsSwitch) == 0) rows = nullptr;
     scales.allocate(padded);
     rangePartial.allocate(static_cast<size_t>(d) * kRangeBlocks);
     slack.allocate(1);
@@ -640,7 +744,8 @@ struct KCentersPruned::Impl {
 
     const State st{centers.get(),    radius.get(),     blockValue.get(), blockIndex.get(),
                    arrivals.get(),   centerRows.get(), centerDist.get(), visited.get(),
-                   screened.get(),   codes.get(),      sketchErr.get(),  scales.get()};
+                   screened.get(),   codes.get(),      sketchErr.get(),  scales.get(),
+                   rows};
     cudaGraph_t g = nullptr;
     const auto captured = [&](cudaError_t e) {  // a failed launch ends the capture first
       if (e == cudaSuccess) return;
@@ -676,10 +781,11 @@ struct KCentersPruned::Impl {
   }
 };
 
-KCentersPruned::KCentersPruned(const float* d_points, int64_t n, int d, int k,
-                               CUstream_st* stream)
+KCentersPruned::KCentersPruned(const float* d_points, const float* d_rows, int64_t n, int d,
+                               int k, CUstream_st* stream)
     : impl_(std::make_unique<Impl>()) {
   impl_->points = d_points;
+  impl_->rows = d_rows;
   impl_->n = n;
   impl_->d = d;
   impl_->k = k;
