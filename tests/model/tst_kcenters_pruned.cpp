@@ -15,6 +15,7 @@
 #include "kernellab/clustering_pruning.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
+#include "clustering_budget.h"
 #include "pruned_requests.h"
 
 using namespace kernellab;
@@ -269,6 +270,29 @@ class TstKCentersPruned : public QObject {
     QCOMPARE(km.size(), size_t(1));
     QCOMPARE(km.front().layout, DataLayout::Interleaved);
     QCOMPARE(clustering::kernelNames(clustering::kKMeans, km.front()).size(), size_t(5));
+  }
+
+  // On CUDA the pruned variant keeps the uploaded point-major points beside the dimension-major
+  // ones for the whole run (the transpose's staging copy, counted once already): its device
+  // estimate is best's plus the sketch and its small state, not a third copy of the points.
+  void deviceEstimateCountsTheKeptPointsOnce() {
+    clustering::BudgetInput in;
+    in.family = clustering::kKCenters;
+    in.n = 1000000;
+    in.d = 200;
+    in.k = 100;
+    in.useCuda = true;
+    in.measureCeilings = false;
+    const auto need = [&](const char* id) {
+      in.variants = clustering::parseVariants({id}, clustering::kKCenters, true);
+      return clustering::estimateMemory(in).deviceBytes();
+    };
+    const double points = 4.0 * in.n * in.d;  // 800 MB
+    const double sketch = 16.0 * 13 * in.n + 4.0 * in.n;  // 13 words of codes, e(x)
+    const double best = need("best"), pruned = need("pruned");
+    QVERIFY2(best >= 2.0 * points, "the points and the transpose's staging copy");
+    QVERIFY2(pruned - best >= sketch, "the sketch is counted");
+    QVERIFY2(pruned - best < sketch + 0.05 * points, qPrintable(QString::number(pruned - best)));
   }
 
   void aDifferenceFailsTheComparison() {

@@ -124,8 +124,9 @@ MemoryNeed estimateMemory(const BudgetInput& in) {
     }
     hostPeak = larger(hostPeak, host);
     // The generated point-major copy is staged on the device while the GPU transpose arranges it
-    // in the coalesced layout (clustering.cu), so the points are there twice then; point-major
-    // variants use the upload as it is.
+    // in the coalesced layout (clustering.cu), so the points are there twice then (and for the
+    // whole run of the pruned k-centers, which keeps that copy for its scattered points);
+    // point-major variants use the upload as it is.
     std::vector<MemoryPart> dev;
     if (v.layout == DataLayout::Coalesced)
       dev.push_back({"device points (and the transpose's staging copy)", 2.0 * points});
@@ -143,15 +144,14 @@ MemoryNeed estimateMemory(const BudgetInput& in) {
     if (v.engine == Engine::Best && !kmeans)
       dev.push_back({"best k-centers state", 8.0 * n + 8.0 * k + 8.0 * grid});
     // best's state, plus the chosen centers' rows, their distances, the visited and screened
-    // counts, the 8-bit sketch (16 codes per 16 bytes, an error bound per point, the ranges) and
-    // the uploaded point-major points, kept for the scattered points the launches read.
+    // counts, and the 8-bit sketch (16 codes per 16 bytes, an error bound per point, the ranges).
     // The pruned k-means: labels, bounds, |x|^2, the lists (points, changes), sums and centers.
     if (v.engine == Engine::Pruned && kmeans)
       dev.push_back({"pruned k-means state", engineState + 40.0 * n});
     if (v.engine == Engine::Pruned && !kmeans) {
       const double sketch = 16.0 * ((d + 15) / 16) * double(n) + 4.0 * n + 8.0 * 64.0 * d;
       dev.push_back({"pruned k-centers state and sketch",
-                     8.0 * n + 8.0 * k + 8.0 * grid + centres + 20.0 * k + sketch + points});
+                     8.0 * n + 8.0 * k + 8.0 * grid + centres + 20.0 * k + sketch});
     }
     if (v.engine == Engine::Cublas || v.engine == Engine::CublasTf32)
       dev.push_back({"cuBLAS distance matrix and engine state", 4.0 * n * k + engineState});
