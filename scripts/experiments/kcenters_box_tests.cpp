@@ -29,20 +29,13 @@
 #include <vector>
 
 #include "kernellab/clustering.h"
+#include "kcenters_experiment.h"
 #include "kernellab/clustering_pruning.h"
 
 using namespace kernellab::clustering;
+using experiment::dist2;
 
 namespace {
-float dist2(const float* c, const float* x, int d) {  // float, dimension 0 first
-  float s = 0.f;
-  for (int q = 0; q < d; ++q) {
-    const float t = c[q] - x[q];
-    s = std::fma(t, t, s);
-  }
-  return s;
-}
-
 constexpr int kUnit = 32;
 
 // The box's squared distance to c, in double, rounded down to a float (a lower bound).
@@ -71,28 +64,9 @@ int main(int argc, char** argv) {
   std::printf("# data: %s\n", set.source.c_str());
   const float* X = set.values.data();  // point-major
   const float margin = kcentersSkipMargin(d);
-  std::vector<SketchScale> sc(d);
-  for (int q = 0; q < d; ++q) {
-    float lo = INFINITY, hi = -INFINITY;
-    for (int64_t i = 0; i < n; ++i) {
-      lo = std::min(lo, X[i * d + q]);
-      hi = std::max(hi, X[i * d + q]);
-    }
-    sc[q] = sketchScale(lo, hi);
-  }
-  std::vector<float> x8(size_t(n) * d), e8(n);
-#pragma omp parallel for
-  for (int64_t i = 0; i < n; ++i) {
-    double s8 = 0;
-    for (int q = 0; q < d; ++q) {
-      const float x = X[i * d + q];
-      const unsigned c = sketchCode(x, sc[q]);
-      const double r8 = double(sc[q].lo) + double(sc[q].step) * c;
-      x8[i * d + q] = float(r8);
-      s8 += (x - r8) * (x - r8);
-    }
-    e8[i] = float(std::sqrt(s8) * 1.000001);
-  }
+  const std::vector<SketchScale> sc = experiment::sketchScales(X, n, d);
+  std::vector<float> x8, e8;
+  experiment::rebuild8(X, n, d, sc, x8, e8);
   // The units' boxes: float, and on the 8-bit grid (lo down, hi up to a grid value).
   const int64_t units = (n + kUnit - 1) / kUnit;
   std::vector<float> lo(size_t(units) * d), hi(size_t(units) * d);
@@ -154,17 +128,9 @@ int main(int argc, char** argv) {
             tVisitedBox = 0, tVisitedBoxF = 0, tUnits = 0, tBad = 0, tBad8 = 0;
   std::printf("center screened boxFloat box8 sketchAlone visitedAlone visitedWithBox units\n");
   for (int j = 0; j < k; ++j) {
-    centers.push_back(c);
     const float* cr = X + c * d;
-    std::vector<float> cd(j);
-    for (int a = 0; a < j; ++a) {
-      double s = 0;
-      for (int q = 0; q < d; ++q) {
-        const double t = double(cr[q]) - X[centers[a] * d + q];
-        s += t * t;
-      }
-      cd[a] = float(s);
-    }
+    const std::vector<float> cd = experiment::centerDistances(X, d, cr, centers);
+    centers.push_back(c);
     long long ballUnit = 0, ballPoint = 0, badBall = 0;
     long long screened = 0, box = 0, box8 = 0, sketch = 0, sketchAfter = 0, visited = 0,
               visitedBox = 0, visitedBoxF = 0, unitCount = 0, bad = 0, bad8 = 0;
@@ -238,14 +204,8 @@ int main(int argc, char** argv) {
     tBallUnit += ballUnit;
     tBallPoint += ballPoint;
     tBadBall += badBall;
-    float best = -1.f;
-    int64_t bi = 0;
-    for (int64_t i = 0; i < n; ++i)
-      if (dist[i] > best) {
-        best = dist[i];
-        bi = i;
-      }
-    c = bi;
+    float farthest = 0.f;
+    c = experiment::farthestPoint(dist, &farthest);
   }
   std::printf("balls: the unit's ball skips %.4f of the screened points, the point's offset from "
               "the unit's centroid %.4f; unsound ball skips %lld\n",

@@ -12,7 +12,7 @@
 //    (visited16) and the points that do change cluster (changed); the floats of the read points
 //    are counted in 32-byte sectors of the dimension-major layout (the GPU's DRAM traffic).
 // Build (after the project's build-gpu/): g++ -O3 -march=native -fopenmp -std=c++17 -Igpu/include
-//   scripts/experiments/kcenters_screen_tests.cpp build-gpu/gpu/libkernellab_gpu.a -o screen_tests
+//   scripts/experiments/kcenters_screen_tests.cpp build-gpu/gpu/libkernellab_gpu.a -llzma -o screen_tests
 // Run: ./screen_tests [N] [D]   (N = 1e6, D = 200: about a minute and 4 GB on two cores)
 #include <algorithm>
 #include <cmath>
@@ -21,23 +21,16 @@
 #include <vector>
 
 #include "kernellab/clustering.h"
+#include "kcenters_experiment.h"
 #include "kernellab/clustering_pruning.h"
 
 using namespace kernellab::clustering;
+using experiment::dist2;
 
 namespace {
 // A coordinate rebuilt from its 8-bit code's high nibble (the middle of its 16 codes).
 double coarse(SketchScale s, unsigned code) {
   return double(s.lo) + double(s.step) * ((code & 0xF0u) + 7.5);
-}
-// The squared distance, float, dimension 0 first (the variants' arithmetic).
-float dist2(const float* c, const float* x, int d) {
-  float s = 0.f;
-  for (int q = 0; q < d; ++q) {
-    const float t = c[q] - x[q];
-    s = std::fma(t, t, s);
-  }
-  return s;
 }
 }  // namespace
 
@@ -48,15 +41,7 @@ int main(int argc, char** argv) {
   const auto set = generateSeedPoints(n, k, d, 1000.0, 1);
   const float* X = set.values.data();  // point-major
   const float margin = kcentersSkipMargin(d);
-  std::vector<SketchScale> sc(d);
-  for (int q = 0; q < d; ++q) {
-    float lo = INFINITY, hi = -INFINITY;
-    for (int64_t i = 0; i < n; ++i) {
-      lo = std::min(lo, X[i * d + q]);
-      hi = std::max(hi, X[i * d + q]);
-    }
-    sc[q] = sketchScale(lo, hi);
-  }
+  const std::vector<SketchScale> sc = experiment::sketchScales(X, n, d);
   // Rebuilt points (8-bit, 4-bit, 16-bit: the 8-bit one plus a signed byte of step / 256) and
   // their exact errors (the slack of clustering_pruning.h is far below them at this scale).
   std::vector<float> x8(size_t(n) * d), x4(size_t(n) * d), x16(size_t(n) * d);
@@ -92,17 +77,9 @@ int main(int argc, char** argv) {
   std::printf("center screened(exact) screened(rho2) pass8 pass4 visited8 visited16 changed "
               "float-sectors8(MB) float-sectors16(MB)\n");
   for (int j = 0; j < k; ++j) {
-    centers.push_back(c);
     const float* cr = X + c * d;
-    std::vector<float> cd(j);
-    for (int a = 0; a < j; ++a) {
-      double s = 0;
-      for (int q = 0; q < d; ++q) {
-        const double u = double(cr[q]) - X[centers[a] * d + q];
-        s += u * u;
-      }
-      cd[a] = float(s);
-    }
+    const std::vector<float> cd = experiment::centerDistances(X, d, cr, centers);
+    centers.push_back(c);
     long long exactLeft = 0, rhoLeft = 0, pass8 = 0, pass4 = 0, v8 = 0, v16 = 0, changed = 0;
     std::vector<char> sec8(n / 8 + 1, 0), sec16(n / 8 + 1, 0);
 #pragma omp parallel for reduction(+ : exactLeft, rhoLeft, pass8, pass4, v8, v16, changed)
@@ -157,15 +134,7 @@ int main(int argc, char** argv) {
     tChanged += j > 0 ? changed : 0;
     tSectors8 += s8;
     tSectors16 += s16;
-    float best = -1.f;
-    int64_t bi = 0;
-    for (int64_t i = 0; i < n; ++i)
-      if (dist[i] > best) {
-        best = dist[i];
-        bi = i;
-      }
-    c = bi;
-    rho2 = best;
+    c = experiment::farthestPoint(dist, &rho2);
   }
   std::printf("total (centers 2..%d): left by the triangle test %lld (exact d^2(a, c)) / %lld "
               "(rho2 only); screened %lld: pass8 %.4f, pass4 %.4f; visited %lld (8-bit), %lld "

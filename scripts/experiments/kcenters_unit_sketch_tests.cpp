@@ -34,21 +34,13 @@
 #include <vector>
 
 #include "kernellab/clustering.h"
+#include "kcenters_experiment.h"
 #include "kernellab/clustering_pruning.h"
 
 using namespace kernellab::clustering;
+using experiment::dist2;
 
 namespace {
-// The squared distance, float, dimension 0 first (the variants' arithmetic).
-float dist2(const float* c, const float* x, int d) {
-  float s = 0.f;
-  for (int q = 0; q < d; ++q) {
-    const float t = c[q] - x[q];
-    s = std::fma(t, t, s);
-  }
-  return s;
-}
-
 constexpr int kUnit = 32;
 
 // A unit-residual sketch with `levels` codes (16: u4, 32: u5): the rebuilt points (float) and e(x).
@@ -106,29 +98,10 @@ int main(int argc, char** argv) {
   std::printf("# data: %s\n", set.source.c_str());
   const float* X = set.values.data();  // point-major
   const float margin = kcentersSkipMargin(d);
-  std::vector<SketchScale> sc(d);
-  for (int q = 0; q < d; ++q) {
-    float lo = INFINITY, hi = -INFINITY;
-    for (int64_t i = 0; i < n; ++i) {
-      lo = std::min(lo, X[i * d + q]);
-      hi = std::max(hi, X[i * d + q]);
-    }
-    sc[q] = sketchScale(lo, hi);
-  }
+  const std::vector<SketchScale> sc = experiment::sketchScales(X, n, d);
   // The 8-bit rebuilt points and their errors, as kcenters_screen_tests.cpp.
-  std::vector<float> x8(size_t(n) * d), e8(n);
-#pragma omp parallel for
-  for (int64_t i = 0; i < n; ++i) {
-    double s8 = 0;
-    for (int q = 0; q < d; ++q) {
-      const float x = X[i * d + q];
-      const unsigned c = sketchCode(x, sc[q]);
-      const double r8 = double(sc[q].lo) + double(sc[q].step) * c;
-      x8[i * d + q] = float(r8);
-      s8 += (x - r8) * (x - r8);
-    }
-    e8[i] = float(std::sqrt(s8) * 1.000001);
-  }
+  std::vector<float> x8, e8;
+  experiment::rebuild8(X, n, d, sc, x8, e8);
   std::vector<float> xu4, eu4, xu5, eu5;
   unitSketch(X, n, d, 16, xu4, eu4);
   unitSketch(X, n, d, 32, xu5, eu5);
@@ -150,17 +123,9 @@ int main(int argc, char** argv) {
             tChanged = 0, tUnits = 0, tBad8 = 0, tBad4 = 0, tBad5 = 0;
   std::printf("center screened pass8 passU4 passU5 visited8 visitedU4 visitedU5 changed\n");
   for (int j = 0; j < k; ++j) {
-    centers.push_back(c);
     const float* cr = X + c * d;
-    std::vector<float> cd(j);
-    for (int a = 0; a < j; ++a) {
-      double s = 0;
-      for (int q = 0; q < d; ++q) {
-        const double u = double(cr[q]) - X[centers[a] * d + q];
-        s += u * u;
-      }
-      cd[a] = float(s);
-    }
+    const std::vector<float> cd = experiment::centerDistances(X, d, cr, centers);
+    centers.push_back(c);
     long long exactLeft = 0, pass8 = 0, pass4 = 0, pass5 = 0, changed = 0, bad8 = 0, bad4 = 0,
               bad5 = 0;
     std::vector<char> unitHit(nUnits, 0);
@@ -212,14 +177,8 @@ int main(int argc, char** argv) {
     tBad8 += bad8;
     tBad4 += bad4;
     tBad5 += bad5;
-    float best = -1.f;
-    int64_t bi = 0;
-    for (int64_t i = 0; i < n; ++i)
-      if (dist[i] > best) {
-        best = dist[i];
-        bi = i;
-      }
-    c = bi;
+    float farthest = 0.f;
+    c = experiment::farthestPoint(dist, &farthest);
   }
   const double words8 = sketchWords(d), words4 = std::ceil(d * 4 / 128.0),
                words5 = std::ceil(d * 5 / 128.0);
