@@ -51,18 +51,12 @@ float boxDistance(const float* lo, const float* hi, const float* c, int d) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int64_t n = argc > 1 ? std::atoll(argv[1]) : 1000000;
-  const int d = argc > 2 ? std::atoi(argv[2]) : 200;
-  const bool blobs = argc > 3 && std::strcmp(argv[3], "blobs") == 0;
-  if (argc > 3 && !blobs && std::strcmp(argv[3], "seed") != 0) {
-    std::fprintf(stderr, "shape %s: seed or blobs\n", argv[3]);
-    return 2;
-  }
+  const std::optional<PointSet> data = experiment::dataFromArguments(argc, argv);
+  if (!data) return 2;
+  const int64_t n = data->n;
+  const int d = data->d;
   const int k = 100;
-  const auto set = blobs ? generateBlobs(n, k, d, 1000.0, 0.0, 1)
-                         : generateSeedPoints(n, k, d, 1000.0, 1);
-  std::printf("# data: %s\n", set.source.c_str());
-  const float* X = set.values.data();  // point-major
+  const float* X = data->values.data();  // point-major
   const float margin = kcentersSkipMargin(d);
   const std::vector<SketchScale> sc = experiment::sketchScales(X, n, d);
   std::vector<float> x8, e8;

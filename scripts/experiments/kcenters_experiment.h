@@ -7,11 +7,33 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
 #include <vector>
 
+#include "kernellab/clustering.h"
 #include "kernellab/clustering_pruning.h"
 
 namespace kernellab::clustering::experiment {
+
+// The data of a run from its arguments [N] [D] [seed|blobs] (defaults 1e6, 200, seed), K = 100
+// clusters with the CLI's defaults (radius 1000, seed 1; blobs without noise), its source printed
+// as "# data: ..."; nothing (and a message) for an unknown shape.
+inline std::optional<PointSet> dataFromArguments(int argc, char** argv) {
+  const int64_t n = argc > 1 ? std::atoll(argv[1]) : 1000000;
+  const int d = argc > 2 ? std::atoi(argv[2]) : 200;
+  const bool blobs = argc > 3 && std::strcmp(argv[3], "blobs") == 0;
+  if (argc > 3 && !blobs && std::strcmp(argv[3], "seed") != 0) {
+    std::fprintf(stderr, "shape %s: seed or blobs\n", argv[3]);
+    return std::nullopt;
+  }
+  PointSet set = blobs ? generateBlobs(n, 100, d, 1000.0, 0.0, 1)
+                       : generateSeedPoints(n, 100, d, 1000.0, 1);
+  std::printf("# data: %s\n", set.source.c_str());
+  return set;
+}
 
 // The squared distance, float, dimension 0 first (the variants' arithmetic).
 inline float dist2(const float* c, const float* x, int d) {
