@@ -288,7 +288,7 @@ class TstKCentersPruned : public QObject {
       return clustering::estimateMemory(in).deviceBytes();
     };
     const double points = 4.0 * in.n * in.d;  // 800 MB
-    const double sketch = 16.0 * 13 * in.n + 4.0 * in.n;  // 13 words of codes, e(x)
+    const double sketch = 16.0 * clustering::sketchWords(in.d) * in.n + 4.0 * in.n;  // codes, e(x)
     const double best = need("best"), pruned = need("pruned");
     QVERIFY2(best >= 2.0 * points, "the points and the transpose's staging copy");
     QVERIFY2(pruned - best >= sketch, "the sketch is counted");
