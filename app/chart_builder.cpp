@@ -728,6 +728,8 @@ ChartSpec coordinatesReadChart(const QVector<const RunRef*>& runs, Family family
   spec.kind = ChartKind::Lines;
   spec.xLabel = QObject::tr("Center");
   spec.yLabel = QObject::tr("Points read (share of N)");
+  // The CUDA engine's runs read a sketch; the CPU engine's (lazy, from session 17) do not.
+  bool sketched = false, lazy = false;
   forEachCountedVariant(runs, family, [&](const ClusteringProblem& problem,
                                           const VariantResult& v, const QString& suffix,
                                           int colour) {
@@ -761,20 +763,31 @@ ChartSpec coordinatesReadChart(const QVector<const RunRef*>& runs, Family family
     }
     spec.series << full;
     if (!sketch.x.isEmpty()) spec.series << sketch;
+    (sketch.x.isEmpty() ? lazy : sketched) = true;
   });
-  spec.notes << QObject::tr(
-      "Solid, circles: the share of the N points whose D float coordinates (4 D bytes) the "
-      "pruned variant read for that center. Dashed, diamonds: the share whose 8-bit sketch (D "
-      "bytes) it read. Every other point cost it 8 bytes (label and distance). Center 1 reads "
-      "every point; the unpruned variants read every point for every center.");
-  spec.notes << QObject::tr(
-      "Two exact tests, each with a rounding margin, so the centers and distances are the unpruned "
-      "ones bit for bit. Triangle: a point is skipped when the new center is more than twice as "
-      "far from the point's center as the point is; clusters that have a center are skipped whole. "
-      "Sketch: the distance to the point's 8-bit copy, less that copy's proven error, already "
-      "exceeds the point's distance; it rules out the clusters still without a center. In one "
-      "broad cloud the triangle test skips almost nothing and the sketch is read for every point: "
-      "it still decides most of them in many dimensions, fewer in few.");
+  if (sketched) {
+    spec.notes << QObject::tr(
+        "Solid, circles: the share of the N points whose D float coordinates (4 D bytes) the "
+        "pruned variant read for that center. Dashed, diamonds: the share whose 8-bit sketch (D "
+        "bytes) it read. Every other point cost it 8 bytes (label and distance). Center 1 reads "
+        "every point; the unpruned variants read every point for every center.");
+    spec.notes << QObject::tr(
+        "Two exact tests, each with a rounding margin, so the centers and distances are the "
+        "unpruned ones bit for bit. Triangle: a point is skipped when the new center is more than "
+        "twice as far from the point's center as the point is; clusters that have a center are "
+        "skipped whole. Sketch: the distance to the point's 8-bit copy, less that copy's proven "
+        "error, already exceeds the point's distance; it rules out the clusters still without a "
+        "center. In one broad cloud the triangle test skips almost nothing and the sketch is read "
+        "for every point: it still decides most of them in many dimensions, fewer in few.");
+  }
+  if (lazy)
+    spec.notes << QObject::tr(
+        "A line without a dashed partner is the lazy traversal (the CPU engine): after each "
+        "center it needs only the farthest point, so a unit of 32 points is read only when its "
+        "largest stored distance could be that point's, and then once for every center it missed "
+        "(the triangle test drops the centers that cannot take any of its points). Its count for "
+        "a center is the points read in that center's passes; the last center brings every unit "
+        "up to date. The centers and distances are the unpruned ones bit for bit.");
   spec.notes << measuredNotes(runs);
   captionFor(spec, runs, QString());
   return spec;

@@ -504,7 +504,8 @@ class TstChartBuilder : public QObject {
     // The sketch point's tooltip adds the coordinate bytes: 0.48 + 0.9 / 4 = 70.5 % of a read.
     QVERIFY2(read->series[1].notes[0].contains(QStringLiteral("70.5 %")),
              qPrintable(read->series[1].notes[0]));
-    // A file from before the sketch (no screened counts): the float line alone.
+    // No screened counts (the lazy CPU engine, or a file from before the sketch): the float line
+    // alone, and the notes explain the lazy reads instead of the two tests.
     {
       RunResult older = run;
       for (VariantResult& v : older.variants)
@@ -513,7 +514,10 @@ class TstChartBuilder : public QObject {
                                    QStringLiteral("coordinates-read"));
       QVERIFY(one);
       QCOMPARE(one->series.size(), 1);
+      QVERIFY(one->notes.join(' ').contains(QStringLiteral("lazy traversal")));
+      QVERIFY(!one->notes.join(' ').contains(QStringLiteral("Dashed, diamonds")));
     }
+    QVERIFY(read->notes.join(' ').contains(QStringLiteral("Dashed, diamonds")));
     // Exported through the same ChartSpec path as the other charts.
     const QStringList csv = widgets::chartToCsv(*read).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(csv.size(), 8);  // a header, four float points and three sketch points

@@ -17,6 +17,7 @@ struct PrunedReads {
   double floatShare = 0;  // mean over centers of visited / N
   double sketchShare = 0; // mean over centers of screened / N
   double distances = 0;   // pruned k-means: mean over iterations of the distances computed
+  bool sketched = false;  // some record counts a sketch (the CPU engine; the CUDA one has none)
   // The coordinate bytes read per center over one full read (4 N D): a sketch code is a quarter
   // of a float coordinate.
   double byteShare() const { return floatShare + sketchShare / 4.0; }

@@ -100,8 +100,10 @@ void printClusteringDetails(std::ostream& out, const RunResult& run) {
     else if (reads.centers > 0)
       out << "    coordinate bytes read: " << formatFixed(100.0 * reads.byteShare(), 1)
           << " % of N x K x 4 D (float coordinates: " << formatFixed(100.0 * reads.floatShare, 1)
-          << " % of N x K, 8-bit sketch: " << formatFixed(100.0 * reads.sketchShare, 1)
-          << " %; center 1: " << v.iterations.front().visited << " of " << n << " points, center "
+          << " % of N x K"
+          << (reads.sketched ? ", 8-bit sketch: " + formatFixed(100.0 * reads.sketchShare, 1) + " %"
+                             : std::string(", no sketch"))
+          << "; center 1: " << v.iterations.front().visited << " of " << n << " points, center "
           << v.iterations.back().iteration << ": " << v.iterations.back().visited << ")\n";
     for (const auto& k : v.kernels) {
       out << "    " << std::left << std::setw(24) << k.name << std::right << std::setw(5)

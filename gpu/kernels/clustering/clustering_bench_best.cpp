@@ -37,8 +37,9 @@ std::string readsText(const VariantResult* v, int64_t n) {
   if (!v) return "-";
   const PrunedReads r = prunedReads(*v, n);
   return formatFixed(100.0 * r.byteShare(), 1) + " % of the coordinate bytes per center (float " +
-         "coordinates of " + formatFixed(100.0 * r.floatShare, 1) + " % of the points, the 8-bit " +
-         "sketch of " + formatFixed(100.0 * r.sketchShare, 1) + " %)";
+         "coordinates of " + formatFixed(100.0 * r.floatShare, 1) + " % of the points" +
+         (r.sketched ? ", the 8-bit sketch of " + formatFixed(100.0 * r.sketchShare, 1) + " %)"
+                     : ", no sketch)");
 }
 
 // "verified" (against the CPU reference) with the bit-for-bit comparison's word, or why not.

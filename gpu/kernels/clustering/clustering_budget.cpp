@@ -107,11 +107,12 @@ MemoryNeed estimateMemory(const BudgetInput& in) {
     std::vector<MemoryPart> host{{"layout copy", points}};
     if (!in.useCuda) {
       host.push_back({"backend buffers", perPoint + small + scratch});
-      // The host engine's chosen centers (double rows) and its 8-bit sketch: a code per
-      // coordinate and an error bound per point.
+      // The host engine's chosen centers, their exact distances (a triangle of up to 512 rows)
+      // and each unit of 32 points' bound and last center.
       if (v.engine == Engine::Pruned && !kmeans)
-        host.push_back(
-            {"pruned k-centers centers and sketch", 8.0 * k * d + double(n) * d + 4.0 * n});
+        host.push_back({"pruned k-centers state",
+                        4.0 * k * d + 2.0 * std::min(k, 512.0) * std::min(k, 512.0) +
+                            8.0 * std::ceil(n / 32.0)});
       // The pruned k-means' state: |x|^2, labels, an upper bound and a lower bound per group of
       // centers per point (and the labels before the iteration, a byte per point for the bounds'
       // verdict, the list), the sums.

@@ -235,7 +235,6 @@ class CpuBackend final : public Backend {
     out.centers = std::move(run.centers);
     out.radii = std::move(run.radii);
     out.visited = std::move(run.visited);
-    out.screened = std::move(run.screened);
     labels_ = std::move(run.labels);
     dist_ = std::move(run.dist);
     return out;

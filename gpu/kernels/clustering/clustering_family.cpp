@@ -156,11 +156,15 @@ double engineKernelBytes(Family f, Engine e, size_t kernel, int64_t n, int d, in
                          double visited, double screened) {
   const double points = 4.0 * double(n) * d, perPoint = 4.0 * double(n),
                centres = 4.0 * double(k) * d;
-  // Pruned: every point's label and distance read for the test (8 bytes), the screened points'
-  // sketch (16 codes per 16 bytes) and error bound, the visited points' coordinates, and at most
-  // their distance and label written. The sketch's build (two reads of the points, a quarter
-  // written) is spread over the K launches.
+  // Pruned on CUDA (a sketch read: screened > 0): every point's label and distance read for the
+  // test (8 bytes), the screened points' sketch (16 codes per 16 bytes) and error bound, the
+  // visited points' coordinates, and at most their distance and label written; the sketch's build
+  // (two reads of the points, a quarter written) spread over the K launches. The lazy CPU engine
+  // (no sketch): the units' bounds and last centers, the visited points' coordinates, labels and
+  // distances (the labels of units it brought up to date without reading a coordinate: not
+  // counted).
   if (f == clustering::kKCenters && e == Engine::Pruned) {
+    if (!(screened > 0)) return 8.0 * std::ceil(double(n) / 32.0) + visited * (4.0 * d + 16.0);
     const double sketchBytes = 16.0 * ((d + 15) / 16) + 4.0;
     const double build = (2.0 * points + double(n) * sketchBytes) / std::max(1, k);
     return 2.0 * perPoint + screened * sketchBytes + visited * (4.0 * d + 8.0) + build;

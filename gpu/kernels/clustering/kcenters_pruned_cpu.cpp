@@ -1,10 +1,23 @@
 // SPDX-License-Identifier: MIT
-// k-centers, pruned (issue 15), on the CPU: the same test as the CUDA kernel
-// (clustering_pruning.h) and the same distance arithmetic as the CPU backend's seed variants
-// (dimension 0 first, dist += diff * diff), so the pruned run's centers, labels and distances are
-// the unpruned CPU run's, bit for bit, while it reads only the coordinates the tests cannot spare:
-// the triangle test first, then the points' 8-bit sketch (built here, as the CUDA engine builds
-// its own, before the first center).
+// k-centers, pruned (issue 15), on the CPU: a lazy farthest-first traversal. After each center
+// only the farthest point is needed; a point's stored distance (to its center as of the last
+// center it was compared with) bounds its distance now, so a unit of 32 consecutive points whose
+// largest stored distance is below the farthest distance found so far cannot hold the next center
+// and stays stale. A stale unit is brought up to date with every center it missed at once: the
+// missed centers the triangle test (clustering_pruning.h, with each point's stale label and
+// distance) cannot rule out for some point of the unit, each point's distance to each of them in
+// the seed variants' arithmetic (float, dimension 0 first, dist += diff * diff), the strict
+// minimum in center order. So the centers, labels and distances are the unpruned CPU run's, bit for
+// bit, and each point's coordinates are read once for all the centers its unit missed (a CPU
+// count of the same traversal at N = 1e6, K = 100, D = 200, seed's data: 3.3 M point reads over
+// the run, against 49.5 M sketch reads and 4.5 M float reads of the eager pass with the 8-bit
+// sketch this engine ran until session 17; scripts/experiments/kcenters_lazy_tests.cpp).
+//
+// Per center: pass 0 brings each of up to kBlocks fixed blocks' highest stale unit up to date (units
+// dealt to the blocks in turn, so a cluster's contiguous run spreads over them); where a stale
+// unit's bound is still at or above the farthest distance found, pass 1 brings every such unit up
+// to date (after it none is left: the center is settled). The last center brings every unit up to
+// date. Fixed blocks, not one per thread: the counts never depend on the machine.
 #include "kcenters_pruned_cpu.h"
 
 #include <algorithm>
@@ -20,73 +33,110 @@
 namespace kernellab::clustering {
 namespace {
 
-// Fixed chunks (not one per thread): the result never depends on the machine. The farthest-point
-// fold below is exact (a maximum with the lower index at ties), so any chunking gives the same
-// center; fixed chunks keep the visited counts' partial sums in one order too.
-constexpr int64_t kChunks = 256;
-// Points whose distances are summed together: each coordinate row X[q * n + ...] is then read as
-// one short contiguous run per tile instead of one float per cache line per point (the layout is
-// dimension-major). Each point's own sum still runs dimension 0 first, as the seed's, so tiling
-// changes the memory order, never the arithmetic.
-constexpr int kTile = 64;
+constexpr int kUnit = 32;
+constexpr int64_t kBlocks = 256;
+// Centers whose exact distances to the earlier ones are kept (a triangle of rows): beyond, or
+// where the K x D values are many (kcentersExactCenterDistances), the test uses rho2 alone.
+constexpr int kExactRows = 512;
 
-// The 8-bit sketch of dimension-major points: per dimension its grid, per point and dimension
-// its code (dimension-major too: codes[q * n + i]), per point its error bound e(x).
-struct HostSketch {
-  std::vector<SketchScale> scales;
-  std::vector<uint8_t> codes;
-  std::vector<float> err;
-};
+// The farther of two candidates: the larger distance, the lower index at equal distances (NaN
+// never wins).
+bool farther(float v, int64_t i, float bv, int64_t bi) { return v > bv || (v == bv && i < bi); }
 
-HostSketch buildSketch(const float* X, int64_t n, int d) {
-  HostSketch s;
-  s.scales.resize(static_cast<size_t>(d));
-  std::vector<double> squaredRange(static_cast<size_t>(d), 0.0);
-  parallelChunks(d, d, [&](int64_t, int64_t b, int64_t e) {
-    for (int64_t q = b; q < e; ++q) {
-      float lo = INFINITY, hi = -INFINITY;
-      const float* row = X + q * n;
-      for (int64_t i = 0; i < n; ++i)
-        if (sketchFinite(row[i])) {
-          lo = std::min(lo, row[i]);
-          hi = std::max(hi, row[i]);
+struct Lazy {
+  const float* X;
+  int64_t n;
+  int d;
+  int k;
+  float margin;
+  KCentersPrunedRun& out;
+  std::vector<float> centerRows;   // K x D, the chosen centers' coordinates
+  std::vector<float> exactDist;    // row m at m (m - 1) / 2: d^2(m, a), a < m (measured rows)
+  std::vector<int> unitLast;       // per unit: the last center it is up to date with
+  std::vector<float> unitUpper;    // per unit: its points' largest stored distance
+
+  int64_t units() const { return (n + kUnit - 1) / kUnit; }
+
+  // The triangle test's d^2(a, m) for a point of center a and a later center m.
+  float centerBound(int a, int m) const {
+    const float rho2 = out.radii[static_cast<size_t>(m) - 1];
+    const bool measured = m < kExactRows && kcentersExactCenterDistances(m, d);
+    const float exact = measured ? exactDist[static_cast<size_t>(m) * (m - 1) / 2 + a] : 0.f;
+    return kcentersCenterBound(exact, measured, rho2);
+  }
+
+  // Brings unit u up to date with centers unitLast[u] + 1 .. j; returns the points whose
+  // coordinates it read, and folds its points into (bestV, bestI).
+  int64_t catchUp(int64_t u, int j, float& bestV, int64_t& bestI) {
+    const int from = unitLast[static_cast<size_t>(u)] + 1;
+    const int64_t i0 = u * kUnit, i1 = std::min(n, i0 + kUnit);
+    const int count = static_cast<int>(i1 - i0);
+    std::vector<int> list;
+    for (int m = from; m <= j; ++m)
+      for (int t = 0; t < count; ++t) {
+        const size_t i = static_cast<size_t>(i0 + t);
+        const int a = out.labels[i];
+        if (a < 0 || a >= m || !kcentersSkips(centerBound(a, m), out.dist[i], margin)) {
+          list.push_back(m);
+          break;
         }
-      s.scales[static_cast<size_t>(q)] = sketchScale(lo, hi);
-      if (lo <= hi) squaredRange[static_cast<size_t>(q)] = (double(hi) - lo) * (double(hi) - lo);
-    }
-  });
-  double ranges = 0.0;
-  for (const double r : squaredRange) ranges += r;
-  const double slack = sketchArithmeticSlack(ranges);
-  s.codes.resize(static_cast<size_t>(n) * d);
-  s.err.resize(static_cast<size_t>(n));
-  parallelChunks(n, kChunks, [&](int64_t, int64_t b, int64_t e) {
-    // Each point's squared error by words of kSketchDims dimensions, each word's rounded up to a
-    // float (sketchWordError), in word order: the GPU's sum, so both skip the same points.
-    std::vector<double> e2(static_cast<size_t>(e - b), 0.0), word(static_cast<size_t>(e - b), 0.0);
-    std::vector<char> finite(static_cast<size_t>(e - b), 1);
-    for (int q = 0; q < d; ++q) {
-      const SketchScale sc = s.scales[static_cast<size_t>(q)];
-      const float* row = X + static_cast<int64_t>(q) * n;
-      uint8_t* out = s.codes.data() + static_cast<int64_t>(q) * n;
-      for (int64_t i = b; i < e; ++i) {
-        const unsigned c = sketchCode(row[i], sc);
-        out[i] = static_cast<uint8_t>(c);
-        word[static_cast<size_t>(i - b)] += sketchSquaredError(row[i], c, sc);
-        if (!sketchFinite(row[i])) finite[static_cast<size_t>(i - b)] = 0;
       }
-      if (q % kSketchDims == kSketchDims - 1 || q == d - 1)
-        for (size_t t = 0; t < word.size(); ++t) {
-          e2[t] += sketchWordError(word[t]);
-          word[t] = 0.0;
+    float top = -1.0f;
+    if (!list.empty()) {
+      // Every listed center's distance to every point of the unit, each summed dimension 0 first
+      // (the seed's arithmetic); the coordinates read once, a row of the unit at a time.
+      std::vector<float> sums(list.size() * kUnit, 0.0f);
+      for (int q = 0; q < d; ++q) {
+        const float* row = X + static_cast<int64_t>(q) * n + i0;
+        for (size_t l = 0; l < list.size(); ++l) {
+          const float c = centerRows[static_cast<size_t>(list[l]) * d + q];
+          float* s = sums.data() + l * kUnit;
+          for (int t = 0; t < count; ++t) {
+            const float diff = c - row[t];
+            s[t] += diff * diff;
+          }
         }
+      }
+      for (int t = 0; t < count; ++t) {
+        const size_t i = static_cast<size_t>(i0 + t);
+        for (size_t l = 0; l < list.size(); ++l)  // strictly below: the earlier center wins ties
+          if (sums[l * kUnit + t] < out.dist[i]) {
+            out.dist[i] = sums[l * kUnit + t];
+            out.labels[i] = list[l];
+          }
+      }
     }
-    for (int64_t i = b; i < e; ++i)
-      s.err[static_cast<size_t>(i)] =
-          sketchErrorBound(e2[static_cast<size_t>(i - b)], slack, finite[static_cast<size_t>(i - b)] != 0);
-  });
-  return s;
-}
+    for (int t = 0; t < count; ++t) {
+      const float v = out.dist[static_cast<size_t>(i0 + t)];
+      if (v > top) top = v;
+      if (farther(v, i0 + t, bestV, bestI)) {
+        bestV = v;
+        bestI = i0 + t;
+      }
+    }
+    unitUpper[static_cast<size_t>(u)] = top;
+    unitLast[static_cast<size_t>(u)] = j;
+    return list.empty() ? 0 : count;
+  }
+
+  // Center j's coordinates, and (while measured) its exact squared distances to the earlier ones
+  // (double, rounded once to float: the test's margin covers that rounding).
+  void addCenter(int j, int64_t c) {
+    out.centers[static_cast<size_t>(j)] = c;
+    for (int q = 0; q < d; ++q)
+      centerRows[static_cast<size_t>(j) * d + q] = X[static_cast<int64_t>(q) * n + c];
+    if (!(j < kExactRows && kcentersExactCenterDistances(j, d))) return;
+    for (int a = 0; a < j; ++a) {
+      double s = 0.0;
+      for (int q = 0; q < d; ++q) {
+        const double t = double(centerRows[static_cast<size_t>(j) * d + q]) -
+                         double(centerRows[static_cast<size_t>(a) * d + q]);
+        s += t * t;
+      }
+      exactDist[static_cast<size_t>(j) * (j - 1) / 2 + a] = static_cast<float>(s);
+    }
+  }
+};
 
 }  // namespace
 
@@ -104,134 +154,114 @@ KCentersPrunedRun kcentersPrunedHost(const float* X, int64_t n, int d, int k, in
   out.centers.assign(static_cast<size_t>(k), -1);
   out.radii.assign(static_cast<size_t>(k), std::numeric_limits<float>::quiet_NaN());
   out.visited.assign(static_cast<size_t>(k), 0);
-  out.screened.assign(static_cast<size_t>(k), 0);
-  const float margin = kcentersSkipMargin(d);
-  const HostSketch sketch = buildSketch(X, n, d);
-  std::vector<float> centerLo(static_cast<size_t>(d));  // c - lo per dimension, for the sketch
-  std::vector<float> center(static_cast<size_t>(d));
-  std::vector<double> centerRows;  // the chosen centers, point-major, for the center distances
-  std::vector<float> centerDist;   // d^2(center j, center a), a < j
-  std::vector<float> chunkBest(kChunks);
-  std::vector<int64_t> chunkIndex(kChunks), chunkVisited(kChunks), chunkScreened(kChunks);
-  int64_t c = first;
-  for (int j = 0; j < k; ++j) {
-    if (cancel && cancel->load()) break;  // the rest stays poisoned; the caller reports Cancel
-    out.centers[static_cast<size_t>(j)] = c;
-    for (int q = 0; q < d; ++q) center[static_cast<size_t>(q)] = X[static_cast<int64_t>(q) * n + c];
-    // The triangle test's distance to each earlier center: never below rho2, the squared
-    // distance that chose this center; the exact one (in double, rounded once to float: the
-    // test's margin covers that rounding) while the K x D values are few, as on the GPU
-    // (clustering_pruning.h).
-    centerDist.assign(static_cast<size_t>(j), 0.f);
-    const bool exact = kcentersExactCenterDistances(j, d);
-    const float rho2 = j > 0 ? out.radii[static_cast<size_t>(j) - 1] : 0.f;
-    for (int a = 0; a < j; ++a) {
-      double s = 0.0;
-      for (int q = 0; exact && q < d; ++q) {
-        const double t =
-            double(center[static_cast<size_t>(q)]) - centerRows[static_cast<size_t>(a) * d + q];
-        s += t * t;
+  Lazy z{X, n, d, k, kcentersSkipMargin(d), out, {}, {}, {}, {}};
+  z.centerRows.assign(static_cast<size_t>(k) * d, 0.f);
+  const size_t rows = static_cast<size_t>(std::min(k, kExactRows));
+  z.exactDist.assign(std::max<size_t>(1, rows * rows / 2), 0.f);
+  const int64_t units = z.units();
+  z.unitLast.assign(static_cast<size_t>(units), 0);
+  z.unitUpper.assign(static_cast<size_t>(units), -1.0f);
+  // About one block per 64 units (pass 0 touches 1.6 % of the units), at most kBlocks.
+  const int64_t blocks = std::clamp<int64_t>(units / 64, 1, kBlocks);
+  std::vector<float> blockBest(static_cast<size_t>(blocks)), blockStale(static_cast<size_t>(blocks));
+  std::vector<int64_t> blockIndex(static_cast<size_t>(blocks)), blockRead(static_cast<size_t>(blocks));
+  // Folds the blocks' candidates into (v, i) and returns the largest stale bound left.
+  const auto fold = [&](float& v, int64_t& i) {
+    float stale = -INFINITY;
+    for (int64_t b = 0; b < blocks; ++b) {
+      if (farther(blockBest[static_cast<size_t>(b)], blockIndex[static_cast<size_t>(b)], v, i)) {
+        v = blockBest[static_cast<size_t>(b)];
+        i = blockIndex[static_cast<size_t>(b)];
       }
-      centerDist[static_cast<size_t>(a)] = kcentersCenterBound(static_cast<float>(s), exact, rho2);
+      stale = std::max(stale, blockStale[static_cast<size_t>(b)]);
     }
-    centerRows.insert(centerRows.end(), center.begin(), center.end());
-    for (int q = 0; q < d; ++q)
-      centerLo[static_cast<size_t>(q)] =
-          center[static_cast<size_t>(q)] - sketch.scales[static_cast<size_t>(q)].lo;
-    std::fill(chunkBest.begin(), chunkBest.end(), -1.0f);
-    std::fill(chunkIndex.begin(), chunkIndex.end(), std::numeric_limits<int64_t>::max());
-    std::fill(chunkVisited.begin(), chunkVisited.end(), 0);
-    std::fill(chunkScreened.begin(), chunkScreened.end(), 0);
-    parallelChunks(n, kChunks, [&](int64_t chunk, int64_t b, int64_t e) {
-      float best = -1.0f;
-      int64_t bestI = std::numeric_limits<int64_t>::max();
-      int64_t visited = 0, screened = 0;
-      int64_t read[kTile], unsure[kTile];
-      float sum[kTile];
-      for (int64_t t0 = b; t0 < e; t0 += kTile) {
-        const int64_t t1 = std::min(e, t0 + kTile);
-        // The points of this tile whose new distance the triangle test cannot rule out (all at
-        // center 0, which has nothing to compare with).
-        int u = 0;
-        for (int64_t i = t0; i < t1; ++i) {
-          const int32_t li = out.labels[static_cast<size_t>(i)];
-          const bool skip = j > 0 && li >= 0 && li < j &&
-                            kcentersSkips(centerDist[static_cast<size_t>(li)],
-                                          out.dist[static_cast<size_t>(i)], margin);
-          if (!skip) unsure[u++] = i;
-        }
-        // Of those, the ones their sketch cannot rule out either.
-        int m = 0;
-        if (j == 0) {
-          std::copy(unsure, unsure + u, read);
-          m = u;
-        } else {
-          screened += u;
-          std::fill(sum, sum + u, 0.0f);
-          for (int q = 0; q < d; ++q) {
-            const float cl = centerLo[static_cast<size_t>(q)];
-            const float step = sketch.scales[static_cast<size_t>(q)].step;
-            const uint8_t* row = sketch.codes.data() + static_cast<int64_t>(q) * n;
-            for (int t = 0; t < u; ++t) {
-              const float diff = cl - step * static_cast<float>(row[unsure[t]]);
-              sum[t] += diff * diff;
-            }
-          }
-          for (int t = 0; t < u; ++t) {
-            const size_t i = static_cast<size_t>(unsure[t]);
-            if (!kcentersSketchSkips(sum[t], sketch.err[i], out.dist[i], margin)) read[m++] = unsure[t];
-          }
-        }
-        visited += m;
-        std::fill(sum, sum + m, 0.0f);
+    return stale;
+  };
+
+  // Center 0: every point's distance (the seed's arithmetic), every unit's bound.
+  z.addCenter(0, first);
+  {
+    float v = -1.0f;
+    int64_t i = std::numeric_limits<int64_t>::max();
+    parallelChunks(blocks, blocks, [&](int64_t b, int64_t, int64_t) {
+      float bv = -1.0f;
+      int64_t bi = std::numeric_limits<int64_t>::max();
+      for (int64_t u = b; u < units; u += blocks) {
+        const int64_t i0 = u * kUnit, i1 = std::min(n, i0 + kUnit);
+        for (int64_t p = i0; p < i1; ++p) out.dist[static_cast<size_t>(p)] = 0.f;
         for (int q = 0; q < d; ++q) {
-          const float cq = center[static_cast<size_t>(q)];
+          const float c = z.centerRows[static_cast<size_t>(q)];
           const float* row = X + static_cast<int64_t>(q) * n;
-          for (int t = 0; t < m; ++t) {
-            const float diff = cq - row[read[t]];
-            sum[t] += diff * diff;  // the seed's float sum, dimension 0 first
+          for (int64_t p = i0; p < i1; ++p) {
+            const float diff = c - row[p];
+            out.dist[static_cast<size_t>(p)] += diff * diff;
           }
         }
-        for (int t = 0; t < m; ++t) {
-          const size_t i = static_cast<size_t>(read[t]);
-          // Strictly below: at equal distances the earlier center keeps the point.
-          if (j == 0 || sum[t] < out.dist[i]) {
-            out.dist[i] = sum[t];
-            out.labels[i] = j;
+        float ut = -1.0f;
+        for (int64_t p = i0; p < i1; ++p) {
+          const float dp = out.dist[static_cast<size_t>(p)];
+          out.labels[static_cast<size_t>(p)] = 0;
+          if (dp > ut) ut = dp;
+          if (farther(dp, p, bv, bi)) {
+            bv = dp;
+            bi = p;
           }
         }
-        // The farthest point, skipped points included: the larger distance, the lower index at
-        // equal distances.
-        for (int64_t i = t0; i < t1; ++i) {
-          const float di = out.dist[static_cast<size_t>(i)];
-          if (di > best || (di == best && i < bestI)) {
-            best = di;
-            bestI = i;
-          }
-        }
+        z.unitUpper[static_cast<size_t>(u)] = ut;
       }
-      chunkBest[static_cast<size_t>(chunk)] = best;
-      chunkIndex[static_cast<size_t>(chunk)] = bestI;
-      chunkVisited[static_cast<size_t>(chunk)] = visited;
-      chunkScreened[static_cast<size_t>(chunk)] = screened;
+      blockBest[static_cast<size_t>(b)] = bv;
+      blockIndex[static_cast<size_t>(b)] = bi;
+      blockStale[static_cast<size_t>(b)] = -INFINITY;
     });
-    float best = -1.0f;
-    int64_t bestI = std::numeric_limits<int64_t>::max();
-    int64_t visited = 0, screened = 0;
-    for (int64_t ch = 0; ch < kChunks; ++ch) {
-      visited += chunkVisited[static_cast<size_t>(ch)];
-      screened += chunkScreened[static_cast<size_t>(ch)];
-      const float v = chunkBest[static_cast<size_t>(ch)];
-      const int64_t idx = chunkIndex[static_cast<size_t>(ch)];
-      if (v > best || (v == best && idx < bestI)) {
-        best = v;
-        bestI = idx;
-      }
+    fold(v, i);
+    out.visited[0] = n;
+    out.radii[0] = v;
+    if (k > 1) z.addCenter(1, i);
+  }
+  for (int j = 1; j < k; ++j) {
+    if (cancel && cancel->load()) break;  // the rest stays poisoned; the caller reports Cancel
+    const bool last = j == k - 1;
+    float v = -1.0f;
+    int64_t i = std::numeric_limits<int64_t>::max();
+    int64_t read = 0;
+    // pass 0: each block's highest stale unit (every stale unit at the last center); pass 1:
+    // every stale unit at or above what pass 0 found.
+    for (int pass = 0; pass < 2; ++pass) {
+      const float theta = v;
+      parallelChunks(blocks, blocks, [&](int64_t b, int64_t, int64_t) {
+        float bv = -1.0f, stale = -INFINITY;
+        int64_t bi = std::numeric_limits<int64_t>::max(), got = 0;
+        int64_t pick = -1;
+        if (pass == 0 && !last) {
+          float best = -INFINITY;
+          for (int64_t u = b; u < units; u += blocks)
+            if (z.unitLast[static_cast<size_t>(u)] < j &&
+                (pick < 0 || z.unitUpper[static_cast<size_t>(u)] > best)) {
+              best = z.unitUpper[static_cast<size_t>(u)];
+              pick = u;
+            }
+        }
+        for (int64_t u = b; u < units; u += blocks) {
+          if (z.unitLast[static_cast<size_t>(u)] >= j) continue;
+          const float upper = z.unitUpper[static_cast<size_t>(u)];
+          const bool take = pass == 0 ? (last || u == pick) : !(upper < theta);
+          if (take)
+            got += z.catchUp(u, j, bv, bi);
+          else
+            stale = std::max(stale, upper);
+        }
+        blockBest[static_cast<size_t>(b)] = bv;
+        blockIndex[static_cast<size_t>(b)] = bi;
+        blockStale[static_cast<size_t>(b)] = stale;
+        blockRead[static_cast<size_t>(b)] = got;
+      });
+      const float stale = fold(v, i);
+      for (int64_t b = 0; b < blocks; ++b) read += blockRead[static_cast<size_t>(b)];
+      if (stale < v || !(stale > -INFINITY)) break;  // no stale point can be as far
     }
-    out.visited[static_cast<size_t>(j)] = visited;
-    out.screened[static_cast<size_t>(j)] = screened;
-    out.radii[static_cast<size_t>(j)] = best;
-    c = bestI;  // n >= 1: some chunk always has a point
+    out.visited[static_cast<size_t>(j)] = read;
+    out.radii[static_cast<size_t>(j)] = v;
+    if (j + 1 < k) z.addCenter(j + 1, i);  // n >= 1: some block always has a point
   }
   return out;
 }

@@ -13,8 +13,9 @@ struct KCentersPrunedRun {
   std::vector<float> radii;      // after center j: the largest squared distance
   std::vector<int32_t> labels;
   std::vector<float> dist;       // squared distance to the nearest center
-  std::vector<int64_t> visited;  // per center: points whose coordinates were read
-  std::vector<int64_t> screened; // per center: points whose 8-bit sketch was read
+  // per center: points whose coordinates its passes read (each once for all the centers its
+  // unit of 32 missed; the lazy traversal, kcenters_pruned_cpu.cpp)
+  std::vector<int64_t> visited;
 };
 
 // K centers from `first` over dimension-major points (X[q * n + i]); stops early (the rest of the
