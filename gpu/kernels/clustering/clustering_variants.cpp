@@ -46,17 +46,19 @@ VariantInfo bestVariant(Family f) {
           Engine::Best};
 }
 
-// k-centers (issue 15): the best engine's pass, skipping the points whose center the new one
-// provably cannot take (clustering_pruning.h). Dimension-major like best; on the CPU backend too.
+// k-centers (issue 15): the best engine's pass on CUDA, skipping the points whose center the new
+// one provably cannot take (clustering_pruning.h); the lazy traversal on the CPU backend
+// (kcenters_pruned_cpu.cpp). Dimension-major like best.
 VariantInfo prunedKCentersVariant() {
   return {"pruned",
           ScratchMemory::Shared,
           DataLayout::Coalesced,
-          "Pruned (triangle + 8-bit sketch)",
-          "The fused pass per center, reading a point's coordinates only when neither the "
+          "Pruned (proven skips)",
+          "On a GPU, the fused pass per center reads a point's coordinates only when neither the "
           "triangle inequality (8 bytes per point) nor the point's 8-bit sketch with its proven "
-          "error bound (D bytes more) can rule the new center out; the same centers and distances "
-          "as the unpruned pass.",
+          "error bound (D bytes more) can rule the new center out; on the CPU, a lazy traversal "
+          "reads a unit of 32 points only when it could hold the next center, once for every "
+          "center it missed. The same centers and distances as the unpruned pass.",
           Engine::Pruned};
 }
 
