@@ -169,7 +169,8 @@ class TstChartBuilder : public QObject {
     // Hidden on request.
     ChartOptions off;
     off.showPublished = false;
-    for (const auto& s : chart(buildTimingCharts(sel, off), QStringLiteral("bandwidth"))->series)
+    const TimingCharts offCharts = buildTimingCharts(sel, off);  // alive through the loop
+    for (const auto& s : chart(offCharts, QStringLiteral("bandwidth"))->series)
       QVERIFY(!s.published || s.reference);  // the H200 reference is a switch of its own
   }
 
@@ -363,12 +364,14 @@ class TstChartBuilder : public QObject {
     kr.name = "assign";
     run.variants[0].kernels = {kr, kr, kr};
     run.variants[0].iterationsFrom = "median";
-    const ChartSpec* t = chart(buildTimingCharts(selectionOf({run}), ChartOptions{}), QStringLiteral("iteration-time"));
+    const TimingCharts tCharts = buildTimingCharts(selectionOf({run}), ChartOptions{});
+    const ChartSpec* t = chart(tCharts, QStringLiteral("iteration-time"));
     QVERIFY(t);
     QVERIFY(t->title.contains(QStringLiteral("median")));
     QVERIFY2(t->series[0].name.endsWith(QStringLiteral("(median of 5)")), qPrintable(t->series[0].name));
     run.variants[0].iterationsFrom.clear();  // a file written before the median was kept
-    const ChartSpec* old = chart(buildTimingCharts(selectionOf({run}), ChartOptions{}), QStringLiteral("iteration-time"));
+    const TimingCharts oldCharts = buildTimingCharts(selectionOf({run}), ChartOptions{});
+    const ChartSpec* old = chart(oldCharts, QStringLiteral("iteration-time"));
     QVERIFY2(old->series[0].name.endsWith(QStringLiteral("(last repetition)")), qPrintable(old->series[0].name));
     QVERIFY(old->notes.join(QLatin1Char(' ')).contains(QStringLiteral("before KernelLab kept the median")));
   }
@@ -510,8 +513,8 @@ class TstChartBuilder : public QObject {
       RunResult older = run;
       for (VariantResult& v : older.variants)
         for (IterationRecord& r : v.iterations) r.screened = -1;
-      const ChartSpec* one = chart(buildTimingCharts(selectionOf({older}), ChartOptions{}),
-                                   QStringLiteral("coordinates-read"));
+      const TimingCharts olderCharts = buildTimingCharts(selectionOf({older}), ChartOptions{});
+      const ChartSpec* one = chart(olderCharts, QStringLiteral("coordinates-read"));  // (alive)
       QVERIFY(one);
       QCOMPARE(one->series.size(), 1);
       QVERIFY(one->notes.join(' ').contains(QStringLiteral("lazy traversal")));
