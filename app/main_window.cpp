@@ -26,6 +26,7 @@
 #include "history_store.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
+#include "kernellab/family.h"
 #include "kernellab/json_io.h"
 #include "message_banner.h"
 #include "results_validation.h"
@@ -446,10 +447,19 @@ bool MainWindow::openPath(const QString& path, QString* error) {
                          tr("opened %1").arg(QFileInfo(path).absoluteFilePath()), &e, &why)) {
       selectEntries({e.id}, e.id);
       if (e.runs > 1) historyDock_->expandEntry(e.id);  // a row per run, each with its status
-      banner_->showMessage(tr("Opened %1: %n run(s) from %2, kept as run #%3.", nullptr, e.runs)
-                               .arg(QFileInfo(path).fileName(), e.device)
-                               .arg(e.number),
-                           widgets::MessageBanner::Level::Info);
+      QString message = tr("Opened %1: %n run(s) from %2, kept as run #%3.", nullptr, e.runs)
+                            .arg(QFileInfo(path).fileName(), e.device)
+                            .arg(e.number);
+      // The panel holds the next run's settings, so opening a file leaves it alone; say so when
+      // the views now show another family than the panel (users read the mismatch as a bug).
+      const Family opened = read.file->runs.empty() ? Family() : read.file->runs.front().request.family;
+      if (const FamilyDescriptor* panelFamily = findFamily(panel_->request().family);
+          panelFamily && opened != panelFamily->family)
+        if (const FamilyDescriptor* fileFamily = findFamily(opened))
+          message += tr(" The views show its %1 runs; the panel keeps its %2 settings for the next run "
+                        "(History: right-click the run, \"Load its settings into the panel\").")
+                         .arg(QString::fromStdString(fileFamily->title), QString::fromStdString(panelFamily->title));
+      banner_->showMessage(message, widgets::MessageBanner::Level::Info);
       return true;
     }
   }

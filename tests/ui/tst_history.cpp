@@ -99,6 +99,23 @@ class TstHistory : public QObject {
         QCOMPARE(s.y[1], file.runs[1].variants[3].total.medianMs);
       }
     QVERIFY(w.history()->entries().back().origin.contains(QStringLiteral("from-cli.json")));
+    // The panel (the next run's settings) is left alone: on another family (the window starts on
+    // k-means) the banner says so and names the way to load the file's settings; on the file's
+    // family it says nothing of the kind.
+    QCOMPARE(w.panel()->request().family, clustering::kKMeans);
+    const QString said = w.banner()->text();
+    QVERIFY2(said.contains(QStringLiteral("The views show its Matrix transpose runs; the panel keeps its")) &&
+                 said.contains(QStringLiteral("Load its settings into the panel")),
+             qPrintable(said));
+    {
+      MainWindow same(kltest::tempPath(QStringLiteral("same-family-history")));
+      RunRequest transposeRequest = same.panel()->request();
+      transposeRequest.family = transpose::kFamily;
+      same.panel()->setRequest(transposeRequest);
+      QVERIFY2(same.openPath(cliResults_, &error), qPrintable(error));
+      QCOMPARE(same.panel()->request().family, transpose::kFamily);
+      QVERIFY2(!same.banner()->text().contains(QStringLiteral("the panel keeps")), qPrintable(same.banner()->text()));
+    }
     // Opening the same results again shows the entry it already has.
     const auto entries = w.history()->entries().size();
     QVERIFY(w.openPath(cliResults_, &error));
