@@ -12,7 +12,7 @@ PrunedReads prunedReads(const std::vector<IterationRecord>& iterations, int64_t 
   for (const IterationRecord& it : iterations) {
     if (it.visited < 0) continue;
     visited += double(it.visited);
-    screened += double(std::max<int64_t>(0, it.screened));  // older files, CUDA: no sketch
+    screened += double(std::max<int64_t>(0, it.screened));  // -1: no sketch (the lazy CPU engine)
     r.sketched = r.sketched || it.screened >= 0;
     distances += double(std::max<int64_t>(0, it.distances));  // k-means only
     ++r.centers;

@@ -17,7 +17,8 @@ struct PrunedReads {
   double floatShare = 0;  // mean over centers of visited / N
   double sketchShare = 0; // mean over centers of screened / N
   double distances = 0;   // pruned k-means: mean over iterations of the distances computed
-  bool sketched = false;  // some record counts a sketch (the CPU engine; the CUDA one has none)
+  bool sketched = false;  // some record counts a sketch (the CUDA engine's eager pass; the CPU
+                          // engine's lazy traversal, since session 17, reads none)
   // The coordinate bytes read per center over one full read (4 N D): a sketch code is a quarter
   // of a float coordinate.
   double byteShare() const { return floatShare + sketchShare / 4.0; }
