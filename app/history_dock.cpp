@@ -185,6 +185,10 @@ QStringList HistoryDock::checked() const {
   return ids;
 }
 
+QString HistoryDock::loadSettingsText(bool oneRun) {
+  return oneRun ? tr("Load this run's settings into the panel") : tr("Load its settings into the panel");
+}
+
 void HistoryDock::contextMenu(const QPoint& pos) {
   QTreeWidgetItem* item = tree_->itemAt(pos);
   // A run's row of a file: the file's menu, but its settings are that run's (the first run's
@@ -198,7 +202,7 @@ void HistoryDock::contextMenu(const QPoint& pos) {
     setChecked({id}, id);
     emit selectionChanged(checked(), primary_);
   });
-  menu.addAction(runIndex >= 0 ? tr("Load this run's settings into the panel") : tr("Load its settings into the panel"),
+  menu.addAction(loadSettingsText(runIndex >= 0),
                  this, [this, id, runIndex] { emit loadSettingsRequested(id, runIndex); });
   menu.addSeparator();
   menu.addAction(tr("Remove from history"), this, [this, id] { emit removeRequested(id); });

@@ -39,6 +39,10 @@ class HistoryDock : public QWidget {
   QString primary() const { return primary_; }
   QTreeWidget* tree() const { return tree_; }
 
+  // The right-click action that loads an entry's settings (`oneRun`: a run row's) into the panel;
+  // the window's messages name it, so they read the same words as the menu.
+  static QString loadSettingsText(bool oneRun = false);
+
  signals:
   void selectionChanged(const QStringList& checked, const QString& primary);
   void removeRequested(const QString& id);

@@ -10,6 +10,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -452,13 +453,22 @@ bool MainWindow::openPath(const QString& path, QString* error) {
                             .arg(e.number);
       // The panel holds the next run's settings, so opening a file leaves it alone; say so when
       // the views now show another family than the panel (users read the mismatch as a bug).
-      const Family opened = read.file->runs.empty() ? Family() : read.file->runs.front().request.family;
-      if (const FamilyDescriptor* panelFamily = findFamily(panel_->request().family);
-          panelFamily && opened != panelFamily->family)
-        if (const FamilyDescriptor* fileFamily = findFamily(opened))
+      // Every family of the file is named: a mixed file's views show them all.
+      if (const FamilyDescriptor* panelFamily = findFamily(panel_->request().family)) {
+        QStringList fileFamilies;
+        bool another = false;
+        for (const RunResult& run : read.file->runs)
+          if (const FamilyDescriptor* f = findFamily(run.request.family)) {
+            another = another || f->family != panelFamily->family;
+            const QString title = QString::fromStdString(f->title);
+            if (!fileFamilies.contains(title)) fileFamilies << title;
+          }
+        if (another)
           message += tr(" The views show its %1 runs; the panel keeps its %2 settings for the next run "
-                        "(History: right-click the run, \"Load its settings into the panel\").")
-                         .arg(QString::fromStdString(fileFamily->title), QString::fromStdString(panelFamily->title));
+                        "(History: right-click its row, \"%3\").")
+                         .arg(QLocale(QLocale::English).createSeparatedList(fileFamilies),
+                              QString::fromStdString(panelFamily->title), HistoryDock::loadSettingsText());
+      }
       banner_->showMessage(message, widgets::MessageBanner::Level::Info);
       return true;
     }

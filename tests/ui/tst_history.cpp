@@ -215,6 +215,11 @@ class TstHistory : public QObject {
     QVERIFY(entry->child(0)->foreground(2).color() != QColor(176, 0, 32));
     QVERIFY2(entry->child(1)->text(2).contains(QStringLiteral("failed")), qPrintable(entry->child(1)->text(2)));
     QVERIFY(entry->child(1)->toolTip(2).contains(QStringLiteral("a test failure")));
+    // The window starts on k-means: the banner names both families of the file, not its first.
+    QVERIFY2(w.banner()->text().contains(QStringLiteral("The views show its Matrix transpose and k-means runs; "
+                                                        "the panel keeps its k-means settings")),
+             qPrintable(w.banner()->text()));
+    QVERIFY(w.banner()->text().contains(HistoryDock::loadSettingsText()));
 
     // Every family can be charted: both in exports, and --chart kernels finds the k-means one.
     auto* timing = dynamic_cast<TimingPage*>(w.page(QStringLiteral("timing")));
