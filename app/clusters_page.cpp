@@ -205,10 +205,23 @@ void ClustersPage::apply() {
                        family == clustering::kKCenters ? tr("center") : tr("iteration"))
                   .arg(liveIteration_);
   } else if (run) {
+    const VariantResult* shown = nullptr;
     for (const VariantResult& v : run->variants)
-      if (fromStd(v.variant) == chosen && v.detail<ClusteringOutput>())
+      if (fromStd(v.variant) == chosen && v.detail<ClusteringOutput>()) {
         out = v.detail<ClusteringOutput>();
-    if (out)
+        shown = &v;
+      }
+    // k-centers chooses centers (its `iterations`) and ends on a covering radius, the last
+    // record's score; k-means iterates.
+    if (out && family == clustering::kKCenters)
+      caption = (out->iterations == 1 ? tr("%1 · %2\n%3 center") : tr("%1 · %2\n%3 centers"))
+                    .arg(familyTitle(family), variantTitle(family, chosen.toStdString()))
+                    .arg(out->iterations) +
+                (shown->iterations.empty()
+                     ? QString()
+                     : tr(" · covering radius² %1").arg(shown->iterations.back().score, 0, 'g', 6)) +
+                tr(" · inertia %1").arg(out->inertia, 0, 'g', 6);
+    else if (out)
       caption = tr("%1 · %2\n%3 iterations · inertia %4 · %5 centers")
                     .arg(familyTitle(family), variantTitle(family, chosen.toStdString()))
                     .arg(out->iterations)

@@ -126,6 +126,10 @@ class TstClustersPage : public QObject {
     QCOMPARE(view->cloudGeometry()->n, int64_t(20000));
     QCOMPARE(view->labels(), expected_.labels);
     QVERIFY(view->captionText().contains(QStringLiteral("k-centers")));
+    // k-centers' words: centers chosen and the covering radius, not k-means' iterations.
+    QVERIFY2(view->captionText().contains(QStringLiteral("6 centers · covering radius² ")) &&
+                 !view->captionText().contains(QStringLiteral("iterations")),
+             qPrintable(view->captionText()));
     // The legend: one row per cluster with its size, the order each center was chosen in.
     QTreeWidget* legend = view->legend();
     QCOMPARE(legend->topLevelItemCount(), 6);
