@@ -16,11 +16,12 @@
 // a stale unit at or above what it found); then a check that lazy and eager give the same bits.
 // Build (after the project's build-gpu/): g++ -O3 -march=native -fopenmp -std=c++17 -Igpu/include
 //   scripts/experiments/kcenters_lazy_tests.cpp build-gpu/gpu/libkernellab_gpu.a -llzma -o lazy
-// Run: ./lazy [N] [D] [seed|blobs]
+// Run: [LAZY_MODE=m] ./lazy [N] [D] [seed|blobs]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "kcenters_experiment.h"
@@ -167,12 +168,23 @@ int main(int argc, char** argv) {
   // them) its own top 1, 2 or 4. Each next pass takes the stale units at or above the largest
   // distance found so far (so at most one more pass: after it, every stale unit is below that).
   constexpr int64_t kBlocks = 528;
+  // The serial depth of a pass (session 20): a block brings its listed units up to date one after
+  // the other, so a pass lasts about as long as its busiest block's share; "b/w" is that share in
+  // units for a whole block per unit, then for a warp per unit (8 warps a block).
+  const auto depth = [&](const std::vector<int64_t>& todo) {
+    std::vector<int> per(kBlocks, 0);
+    for (int64_t u : todo) ++per[u % kBlocks];
+    const int most = *std::max_element(per.begin(), per.end());
+    return std::to_string(most) + "/" + std::to_string((most + 7) / 8);
+  };
   const char* modes[] = {"oracle", "top 1 %", "per-block top 1", "per-block top 2",
                          "per-block top 4"};
+  const char* onlyMode = std::getenv("LAZY_MODE");  // one mode alone (0..4), for a quicker run
   for (int mode = 0; mode < 5; ++mode) {
+    if (onlyMode && std::atoi(onlyMode) != mode) continue;
     Lazy z = fresh();
     long long passes = 0;
-    std::printf("\n# %s\ncenter units-touched float-reads lane-pairs\n", modes[mode]);
+    std::printf("\n# %s\ncenter units-touched float-reads lane-pairs depth-per-pass(block/warp)\n", modes[mode]);
     for (int j = 1; j < k; ++j) {
       const long long u0 = z.unitsTouched, f0 = z.floatReads, l0 = z.lanePairs;
       std::vector<int64_t> todo;
@@ -197,8 +209,10 @@ int main(int argc, char** argv) {
         }
       }
       float found = -1.f;
+      std::string depthText;
       for (int pass = 0;; ++pass) {
         ++passes;
+        depthText += " " + depth(todo);
 #pragma omp parallel for
         for (size_t t = 0; t < todo.size(); ++t) catchUp(z, todo[t], j);
         for (int64_t u : todo) found = std::max(found, z.upper[u]);
@@ -218,8 +232,14 @@ int main(int argc, char** argv) {
         std::printf("center %d: lazy maximum %.9g, eager %.9g\n", j + 1, found, radius[j]);
         return 1;
       }
-      std::printf("%d %lld %lld %lld\n", j + 1, z.unitsTouched - u0, z.floatReads - f0,
-                  z.lanePairs - l0);
+      std::printf("%d %lld %lld %lld%s\n", j + 1, z.unitsTouched - u0, z.floatReads - f0,
+                  z.lanePairs - l0, depthText.c_str());
+    }
+    {
+      std::vector<int64_t> rest;
+      for (int64_t u = 0; u < units; ++u)
+        if (z.last[u] < k - 1) rest.push_back(u);
+      std::printf("final catch-up depth %s\n", depth(rest).c_str());
     }
     const long long u0 = z.unitsTouched, f0 = z.floatReads, l0 = z.lanePairs;
 #pragma omp parallel for
