@@ -70,7 +70,10 @@ namespace kernellab::clustering::best {
 namespace {
 
 // The per-iteration counters, one int each, read back at the end of the iteration.
+// kTies and kChanged: one 8-byte-aligned word, ties first (the TF32 decision reserves places in
+// both lists with one 64-bit atomic).
 enum Counter { kFailed = 0, kUndecided, kTies, kChanged, kHard, kTieExact, kCounters };
+static_assert(kTies % 2 == 0 && kChanged == kTies + 1, "the tie and changed counters share a word");
 
 enum Kernel { kMove = 0, kBounds, kDecide, kSums, kScore, kKernels };
 

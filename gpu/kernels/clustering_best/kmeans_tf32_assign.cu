@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cfloat>
 #include <climits>
+#include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -268,6 +270,10 @@ void launchTf32PrunedDecide(const Tf32AssignPlan& p, const float* X, int64_t n, 
                             const uint32_t* fragments, const float* cn, const float* cabs, int k,
                             const float* xnorm, float kappa, const PrunedTf32Out& out,
                             cudaStream_t stream) {
+  // decideSliceRowsPruned reserves places in both lists with one 64-bit atomic.
+  if (out.changedCount != out.tieCount + 1 || reinterpret_cast<uintptr_t>(out.tieCount) % 8 != 0)
+    throw std::logic_error("launchTf32PrunedDecide: the tie and changed counters must be one "
+                           "8-byte-aligned word, ties first");
   // With a list, n is its capacity: the kernel reads the length and each warp stops past it.
   const int64_t tiles = (n + kTf32TilePoints - 1) / kTf32TilePoints;
   const int grid = static_cast<int>(std::min<int64_t>(p.grid, std::max<int64_t>(1, tiles)));

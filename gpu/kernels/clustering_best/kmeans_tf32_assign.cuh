@@ -76,9 +76,9 @@ struct PrunedTf32Out {
   uint32_t* masks;        // their candidate centers ([tie][kMaskWords]),
   int* tieBest;           // the TF32 best (a candidate; -1: none) and
   float* tieGapNc;        // d^2(any non-candidate) - d^2(tieBest), a lower bound (s units)
-  int* tieCount;
+  int* tieCount;           // with changedCount one 8-byte-aligned word (ties first): both
   int2* changed;          // (point, old label) of a changed label, or null: not listed
-  int* changedCount;
+  int* changedCount;      // lists' places are reserved by one 64-bit atomic
 };
 
 // The pruned engine's decision of `n` points (or of out.list, at most n entries): the same
