@@ -744,10 +744,14 @@ ChartSpec coordinatesReadChart(const QVector<const RunRef*>& runs, Family family
       const double share = double(it.visited) / double(n);
       full.x << it.iteration;
       full.y << share;
-      full.notes << QObject::tr("%L1 of %L2 points' float coordinates read (%3 %)")
-                        .arg(qlonglong(it.visited))
-                        .arg(qlonglong(n))
-                        .arg(100.0 * share, 0, 'f', 1);
+      QString note = QObject::tr("%L1 of %L2 points' float coordinates read (%3 %)")
+                         .arg(qlonglong(it.visited))
+                         .arg(qlonglong(n))
+                         .arg(100.0 * share, 0, 'f', 1);
+      // The lazy engine counts its distances too: a read point sums one per center it missed.
+      if (it.distances >= 0)
+        note += QObject::tr("; %L1 point-center distances summed").arg(qlonglong(it.distances));
+      full.notes << note;
       // No sketch line point for center 1 (nothing to test against yet: every point is read
       // in float) or for a file from before the sketch.
       if (it.screened < 0 || it.iteration <= 1) continue;

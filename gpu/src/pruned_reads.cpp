@@ -14,7 +14,7 @@ PrunedReads prunedReads(const std::vector<IterationRecord>& iterations, int64_t 
     visited += double(it.visited);
     screened += double(std::max<int64_t>(0, it.screened));  // -1: no sketch (the lazy CPU engine)
     r.sketched = r.sketched || it.screened >= 0;
-    distances += double(std::max<int64_t>(0, it.distances));  // k-means only
+    distances += double(std::max<int64_t>(0, it.distances));  // where counted
     ++r.centers;
   }
   if (r.centers == 0) return r;

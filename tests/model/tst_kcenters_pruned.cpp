@@ -5,6 +5,7 @@
 // 8-bit sketch's error bound holds, also where cancellation and the range ends try to break it;
 // the bit-for-bit comparison itself fails on a difference; Cancel stops the host run.
 #include <QtTest>
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -102,14 +103,25 @@ class TstKCentersPruned : public QObject {
     // a center's passes brought up to date with some missed center to compute (each point once
     // for all of them); no sketch.
     QCOMPARE(pruned.iterations.front().visited, int64_t(n));
-    double sum = 0;
+    // Distances summed: N for center 1; after it each read point sums one per center its unit
+    // listed, at least one and at most the centers since its last catch-up (j of them).
+    QCOMPARE(pruned.iterations.front().distances, int64_t(n));
+    double sum = 0, distances = 0;
     for (size_t j = 0; j < pruned.iterations.size(); ++j) {
       const IterationRecord& it = pruned.iterations[j];
       QVERIFY(it.visited >= 0 && it.visited <= n);
       QCOMPARE(it.screened, int64_t(-1));
       QCOMPARE(seed.iterations[j].screened, int64_t(-1));
+      QCOMPARE(seed.iterations[j].distances, int64_t(-1));
+      QVERIFY2(it.distances >= it.visited, qPrintable(QString::number(j)));
+      QVERIFY2(it.distances <= it.visited * int64_t(std::max<size_t>(1, j)),
+               qPrintable(QString::number(j)));
       sum += double(it.visited);
+      distances += double(it.distances);
     }
+    // The flops count those distances, 3 D each (difference, multiply, add), over the K launches.
+    QVERIFY(std::abs(pruned.kernels[0].flops - 3.0 * d * distances / k) <=
+            1e-9 * pruned.kernels[0].flops);
     const double share = sum / (double(n) * k);
     qInfo("float coordinates read: %.1f %% of N x K", 100.0 * share);
     if (prunes) {

@@ -16,7 +16,8 @@ struct PrunedReads {
   int centers = 0;        // the records that carry a count (0: not a pruned run)
   double floatShare = 0;  // mean over centers of visited / N
   double sketchShare = 0; // mean over centers of screened / N
-  double distances = 0;   // pruned k-means: mean over iterations of the distances computed
+  double distances = 0;   // mean over iterations or centers of the distances computed (pruned
+                          // k-means; the lazy CPU k-centers; 0 where not counted)
   bool sketched = false;  // some record counts a sketch (the CUDA engine's eager pass; the CPU
                           // engine's lazy traversal, since session 17, reads none)
   // The coordinate bytes read per center over one full read (4 N D): a sketch code is a quarter

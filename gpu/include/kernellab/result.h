@@ -127,7 +127,9 @@ struct IterationRecord {        // one k-means iteration or one k-centers center
                                 // (pruned k-means: `visited` counts the points whose coordinates
                                 // were read in this iteration, 0..N)
   int64_t distances = -1;       // pruned k-means: point-center distances computed in this
-                                // iteration (0..N K; -1: not counted; the others compute N K)
+                                // iteration (0..N K; -1: not counted; the others compute N K);
+                                // lazy CPU pruned k-centers: the distances this center's passes
+                                // summed (each read point one per center its unit missed)
 };
 
 // Why a k-means run stopped (ClusteringOutput::stopReason).

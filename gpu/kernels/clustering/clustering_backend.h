@@ -46,6 +46,8 @@ struct KCentersRun {
   std::vector<int64_t> visited;    // pruned: per center, the points whose coordinates were read
                                    // (empty for best: it reads all N every time)
   std::vector<int64_t> screened;   // pruned: per center, the points whose 8-bit sketch was read
+  std::vector<int64_t> distances;  // pruned, lazy CPU engine: per center, the point-center
+                                   // distances summed (empty where each read point sums one)
 };
 
 class Backend {

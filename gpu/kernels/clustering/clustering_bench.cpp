@@ -103,6 +103,10 @@ void printClusteringDetails(std::ostream& out, const RunResult& run) {
           << " % of N x K"
           << (reads.sketched ? ", 8-bit sketch: " + formatFixed(100.0 * reads.sketchShare, 1) + " %"
                              : std::string(", no sketch"))
+          << (reads.distances > 0 ? "; point-center distances summed: " +
+                                        formatFixed(100.0 * reads.distances / double(n), 1) +
+                                        " % of N x K"
+                                  : std::string())
           << "; center 1: " << v.iterations.front().visited << " of " << n << " points, center "
           << v.iterations.back().iteration << ": " << v.iterations.back().visited << ")\n";
     for (const auto& k : v.kernels) {

@@ -235,6 +235,7 @@ class CpuBackend final : public Backend {
     out.centers = std::move(run.centers);
     out.radii = std::move(run.radii);
     out.visited = std::move(run.visited);
+    out.distances = std::move(run.distances);
     labels_ = std::move(run.labels);
     dist_ = std::move(run.dist);
     return out;

@@ -211,13 +211,16 @@ double engineKernelBytes(Family f, Engine e, size_t kernel, int64_t n, int d, in
 }
 
 // Floating-point operations of the distance work: 2 N K D for a full point-center product
-// (k-means), 3 N D per center for k-centers (difference, multiply, add), pruned: of the visited
-// points, and the screened points' sketch distances (3 per dimension as well).
+// (k-means), 3 N D per center for k-centers (difference, multiply, add). Pruned, 3 D per distance
+// summed: `distances` where the engine counts them (the pruned k-means; the lazy CPU k-centers,
+// whose read points each sum a distance to every center their unit missed), else one per visited
+// point plus the screened points' sketch distances (the eager CUDA k-centers).
 double engineKernelFlops(Family f, Engine e, size_t kernel, int64_t n, int d, int k,
-                         double visited, double screened) {
-  if (f == clustering::kKCenters && e == Engine::Pruned) return 3.0 * (visited + screened) * d;
+                         double visited, double screened, double distances) {
+  if (f == clustering::kKCenters && e == Engine::Pruned)
+    return 3.0 * (distances > 0 ? distances : visited + screened) * d;
   if (f == clustering::kKCenters) return 3.0 * double(n) * d;
-  if (e == Engine::Pruned) return kernel == 2 ? 3.0 * screened * d : 0.0;  // the distances
+  if (e == Engine::Pruned) return kernel == 2 ? 3.0 * distances * d : 0.0;
   return kernel == 0 ? 2.0 * double(n) * k * d : 0.0;  // the product; the rest is bytes
 }
 
@@ -574,6 +577,8 @@ class VariantRun {
       if (counted) rec.visited = all->visited[static_cast<size_t>(j)];
       if (all->screened.size() == static_cast<size_t>(k_))
         rec.screened = all->screened[static_cast<size_t>(j)];
+      if (all->distances.size() == static_cast<size_t>(k_))
+        rec.distances = all->distances[static_cast<size_t>(j)];
       rep.records.push_back(rec);
     }
     out_.centerIndices = all->centers;
@@ -766,13 +771,14 @@ class VariantRun {
     const int gridN = gridFor(s_.n, tpb_);
     // The pruned engines' work per launch: the mean of their counted centers or iterations (the
     // median repetition's records; every repetition reads the same points). k-centers: points
-    // read in float and by their sketch; k-means: points read and distances computed.
-    double visited = double(s_.n), screened = 0;
+    // read in float and by their sketch; both: the distances computed, where counted.
+    double visited = double(s_.n), screened = 0, distances = 0;
     if (v_.engine == Engine::Pruned) {
       const PrunedReads reads = prunedReads(records_, s_.n);
       if (reads.centers > 0) {
         visited = reads.floatShare * double(s_.n);
-        screened = family_ == kKMeans ? reads.distances : reads.sketchShare * double(s_.n);
+        screened = reads.sketchShare * double(s_.n);
+        distances = reads.distances;
       }
     }
     for (size_t q = 0; q < kernels_; ++q) {
@@ -785,7 +791,8 @@ class VariantRun {
                                              screened)
                          : kernelBytes(family_, q, s_.n, s_.d, k_, gridN);
       kr.flops = engine_ ? engineKernelFlops(family_, v_.engine, q, s_.n, s_.d, k_, visited,
-                                                     screened) : 0.0;
+                                             screened, distances)
+                         : 0.0;
       kr.gbps = gigabytesPerSecond(kr.bytes, kr.timing.medianMs);
       if (q < resources_.size()) kr.resources = resources_[q];
       kr.gridX = q < grids.size() ? grids[q] : 0;

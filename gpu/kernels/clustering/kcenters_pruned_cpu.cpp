@@ -65,9 +65,15 @@ struct Lazy {
     return kcentersCenterBound(exact, measured, rho2);
   }
 
-  // Brings unit u up to date with centers unitLast[u] + 1 .. j; returns the points whose
-  // coordinates it read, and folds its points into (bestV, bestI).
-  int64_t catchUp(int64_t u, int j, float& bestV, int64_t& bestI) {
+  // What a unit's catch-up read and summed.
+  struct Work {
+    int64_t points = 0;     // points whose coordinates were read
+    int64_t distances = 0;  // point-center distances summed
+  };
+
+  // Brings unit u up to date with centers unitLast[u] + 1 .. j and folds its points into
+  // (bestV, bestI).
+  Work catchUp(int64_t u, int j, float& bestV, int64_t& bestI) {
     const int from = unitLast[static_cast<size_t>(u)] + 1;
     const int64_t i0 = u * kUnit, i1 = std::min(n, i0 + kUnit);
     const int count = static_cast<int>(i1 - i0);
@@ -116,7 +122,8 @@ struct Lazy {
     }
     unitUpper[static_cast<size_t>(u)] = top;
     unitLast[static_cast<size_t>(u)] = j;
-    return list.empty() ? 0 : count;
+    if (list.empty()) return {};
+    return {count, static_cast<int64_t>(count) * static_cast<int64_t>(list.size())};
   }
 
   // Center j's coordinates, and (while measured) its exact squared distances to the earlier ones
@@ -154,6 +161,7 @@ KCentersPrunedRun kcentersPrunedHost(const float* X, int64_t n, int d, int k, in
   out.centers.assign(static_cast<size_t>(k), -1);
   out.radii.assign(static_cast<size_t>(k), std::numeric_limits<float>::quiet_NaN());
   out.visited.assign(static_cast<size_t>(k), 0);
+  out.distances.assign(static_cast<size_t>(k), 0);
   Lazy z{X, n, d, k, kcentersSkipMargin(d), out, {}, {}, {}, {}};
   z.centerRows.assign(static_cast<size_t>(k) * d, 0.f);
   const size_t rows = static_cast<size_t>(std::min(k, kExactRows));
@@ -164,7 +172,8 @@ KCentersPrunedRun kcentersPrunedHost(const float* X, int64_t n, int d, int k, in
   // About one block per 64 units (pass 0 touches 1.6 % of the units), at most kBlocks.
   const int64_t blocks = std::clamp<int64_t>(units / 64, 1, kBlocks);
   std::vector<float> blockBest(static_cast<size_t>(blocks)), blockStale(static_cast<size_t>(blocks));
-  std::vector<int64_t> blockIndex(static_cast<size_t>(blocks)), blockRead(static_cast<size_t>(blocks));
+  std::vector<int64_t> blockIndex(static_cast<size_t>(blocks));
+  std::vector<Lazy::Work> blockWork(static_cast<size_t>(blocks));
   // Folds the blocks' candidates into (v, i) and returns the largest stale bound left.
   const auto fold = [&](float& v, int64_t& i) {
     float stale = -INFINITY;
@@ -215,6 +224,7 @@ KCentersPrunedRun kcentersPrunedHost(const float* X, int64_t n, int d, int k, in
     });
     fold(v, i);
     out.visited[0] = n;
+    out.distances[0] = n;
     out.radii[0] = v;
     if (k > 1) z.addCenter(1, i);
   }
@@ -223,14 +233,15 @@ KCentersPrunedRun kcentersPrunedHost(const float* X, int64_t n, int d, int k, in
     const bool last = j == k - 1;
     float v = -1.0f;
     int64_t i = std::numeric_limits<int64_t>::max();
-    int64_t read = 0;
+    Lazy::Work work;
     // pass 0: each block's highest stale unit (every stale unit at the last center); pass 1:
     // every stale unit at or above what pass 0 found.
     for (int pass = 0; pass < 2; ++pass) {
       const float theta = v;
       parallelChunks(blocks, blocks, [&](int64_t b, int64_t, int64_t) {
         float bv = -1.0f, stale = -INFINITY;
-        int64_t bi = std::numeric_limits<int64_t>::max(), got = 0;
+        int64_t bi = std::numeric_limits<int64_t>::max();
+        Lazy::Work got;
         int64_t pick = -1;
         if (pass == 0 && !last) {
           float best = -INFINITY;
@@ -245,21 +256,27 @@ KCentersPrunedRun kcentersPrunedHost(const float* X, int64_t n, int d, int k, in
           if (z.unitLast[static_cast<size_t>(u)] >= j) continue;
           const float upper = z.unitUpper[static_cast<size_t>(u)];
           const bool take = pass == 0 ? (last || u == pick) : !(upper < theta);
-          if (take)
-            got += z.catchUp(u, j, bv, bi);
-          else
+          if (take) {
+            const Lazy::Work w = z.catchUp(u, j, bv, bi);
+            got.points += w.points;
+            got.distances += w.distances;
+          } else
             stale = std::max(stale, upper);
         }
         blockBest[static_cast<size_t>(b)] = bv;
         blockIndex[static_cast<size_t>(b)] = bi;
         blockStale[static_cast<size_t>(b)] = stale;
-        blockRead[static_cast<size_t>(b)] = got;
+        blockWork[static_cast<size_t>(b)] = got;
       });
       const float stale = fold(v, i);
-      for (int64_t b = 0; b < blocks; ++b) read += blockRead[static_cast<size_t>(b)];
+      for (const Lazy::Work& w : blockWork) {
+        work.points += w.points;
+        work.distances += w.distances;
+      }
       if (stale < v || !(stale > -INFINITY)) break;  // no stale point can be as far
     }
-    out.visited[static_cast<size_t>(j)] = read;
+    out.visited[static_cast<size_t>(j)] = work.points;
+    out.distances[static_cast<size_t>(j)] = work.distances;
     out.radii[static_cast<size_t>(j)] = v;
     if (j + 1 < k) z.addCenter(j + 1, i);  // n >= 1: some block always has a point
   }

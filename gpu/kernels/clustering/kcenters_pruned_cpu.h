@@ -16,6 +16,9 @@ struct KCentersPrunedRun {
   // per center: points whose coordinates its passes read (each once for all the centers its
   // unit of 32 missed; the lazy traversal, kcenters_pruned_cpu.cpp)
   std::vector<int64_t> visited;
+  // per center: point-center distances its passes summed (a caught-up unit's points times the
+  // missed centers it listed; N for the first center)
+  std::vector<int64_t> distances;
 };
 
 // K centers from `first` over dimension-major points (X[q * n + i]); stops early (the rest of the
