@@ -69,6 +69,11 @@ struct Lazy {
   struct Work {
     int64_t points = 0;     // points whose coordinates were read
     int64_t distances = 0;  // point-center distances summed
+    Work& operator+=(const Work& o) {
+      points += o.points;
+      distances += o.distances;
+      return *this;
+    }
   };
 
   // Brings unit u up to date with centers unitLast[u] + 1 .. j and folds its points into
@@ -256,11 +261,9 @@ KCentersPrunedRun kcentersPrunedHost(const float* X, int64_t n, int d, int k, in
           if (z.unitLast[static_cast<size_t>(u)] >= j) continue;
           const float upper = z.unitUpper[static_cast<size_t>(u)];
           const bool take = pass == 0 ? (last || u == pick) : !(upper < theta);
-          if (take) {
-            const Lazy::Work w = z.catchUp(u, j, bv, bi);
-            got.points += w.points;
-            got.distances += w.distances;
-          } else
+          if (take)
+            got += z.catchUp(u, j, bv, bi);
+          else
             stale = std::max(stale, upper);
         }
         blockBest[static_cast<size_t>(b)] = bv;
@@ -269,10 +272,7 @@ KCentersPrunedRun kcentersPrunedHost(const float* X, int64_t n, int d, int k, in
         blockWork[static_cast<size_t>(b)] = got;
       });
       const float stale = fold(v, i);
-      for (const Lazy::Work& w : blockWork) {
-        work.points += w.points;
-        work.distances += w.distances;
-      }
+      for (const Lazy::Work& w : blockWork) work += w;
       if (stale < v || !(stale > -INFINITY)) break;  // no stale point can be as far
     }
     out.visited[static_cast<size_t>(j)] = work.points;
