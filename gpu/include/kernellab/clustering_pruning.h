@@ -13,7 +13,8 @@
 //
 // The 8-bit sketch (the second test): a point the triangle inequality cannot rule out is next
 // tested on a copy of its coordinates rounded to 8 bits per dimension (per dimension q: lo_q +
-// step_q * code, codes 0..255 over the data's range), a quarter of the bytes. With e(x) >= the
+// step_q * code, codes 0..255 over about the data's range: a point beyond it gets the end code),
+// a quarter of the bytes. With e(x) >= the
 // exact distance from x to its sketch x^ (kept per point, rounded up), d(x, c) >= d(x^, c) - e(x),
 // so the point is skipped when d(x^, c) - e(x) > d(x, a) (1 + margin): again one the unpruned pass
 // would not have moved. Only the points that survive both tests read their float coordinates.
@@ -69,6 +70,11 @@ KL_HD float kcentersCenterBound(float exact, bool measured, float rho2) {
   return exact > rho2 ? exact : rho2;
 }
 
+// The sketch's grid comes from the ranges of every kSketchRangeSample-th run of points (on CUDA a
+// run is 128 points): about the data's range at an eighth of the reads; a point beyond it gets the
+// end code and an e(x) that says so.
+constexpr int kSketchRangeSample = 8;
+
 // Codes are packed 16 dimensions per 16 bytes (a uint4 on the GPU): dimension q of point i is byte
 // q % 16 of word (q / 16) * n + i, so a warp's 32 points read 512 contiguous bytes per word.
 constexpr int kSketchDims = 16;
@@ -103,12 +109,14 @@ KL_HD unsigned sketchCode(float x, SketchScale s) {
   return static_cast<unsigned>(t + 0.5f);
 }
 
-// The per-point slack added to every sketch error, from the sum of the dimensions' squared ranges
+// The per-point slack added to every sketch error, from the sum of the grid's squared ranges
 // (255 step)^2: the screen computes each difference as fl(fl(c - lo) - step * code) (fused or
-// not), off the exact c - x^ by at most 3 roundings of values within the dimension's range for a
-// center inside the data (a center with a non-finite coordinate gives a NaN or infinite screen
-// distance, and an infinite one is right to skip: the unpruned distance is infinite too). 8 ulps
-// per dimension, over D dimensions: a tiny absolute term.
+// not), off the exact c - x^ by at most 2^-24 (|c - lo| + |c - x^|) <= 2^-24 (2 |c - x^| + range):
+// a part relative to the difference itself, which the margin covers, and at most 8 ulps of the
+// grid's range, which this covers, wherever the center lies (the grid may come from a sample of
+// the points, so a center may lie beyond it; a center with a non-finite coordinate gives a NaN or
+// infinite screen distance, and an infinite one is right to skip: the unpruned distance is
+// infinite too). A tiny absolute term over D dimensions.
 KL_HD double sketchArithmeticSlack(double squaredRanges) {
   return 8.0 * sqrt(squaredRanges) / 16777216.0;
 }

@@ -16,6 +16,7 @@
 #include "fault_injection.h"
 #include "kernellab/checked_number.h"
 #include "kernellab/clustering.h"
+#include "kernellab/clustering_pruning.h"
 #include "kernellab/errors.h"
 #include "kernellab/host_memory.h"
 #include "kernellab/pruned_reads.h"
@@ -159,14 +160,16 @@ double engineKernelBytes(Family f, Engine e, size_t kernel, int64_t n, int d, in
   // Pruned on CUDA (a sketch read: screened > 0): every point's label and distance read for the
   // test (8 bytes), the screened points' sketch (16 codes per 16 bytes) and error bound, the
   // visited points' coordinates, and at most their distance and label written; the sketch's build
-  // (two reads of the points, a quarter written) spread over the K launches. The lazy CPU engine
+  // (its ranges from a sample of the points, its codes and bounds written by the first launch,
+  // whose reads are its visited points) spread over the K launches. The lazy CPU engine
   // (no sketch): the units' bounds and last centers, the visited points' coordinates, labels and
   // distances (the labels of units it brought up to date without reading a coordinate: not
   // counted).
   if (f == clustering::kKCenters && e == Engine::Pruned) {
     if (!(screened > 0)) return 8.0 * std::ceil(double(n) / 32.0) + visited * (4.0 * d + 16.0);
     const double sketchBytes = 16.0 * ((d + 15) / 16) + 4.0;
-    const double build = (2.0 * points + double(n) * sketchBytes) / std::max(1, k);
+    const double build =
+        (points / kSketchRangeSample + double(n) * sketchBytes) / std::max(1, k);
     return 2.0 * perPoint + screened * sketchBytes + visited * (4.0 * d + 8.0) + build;
   }
   if (f == clustering::kKCenters)

@@ -17,8 +17,9 @@
 // 16 bytes hold 16 dimensions, a quarter of the float coordinates' bytes, and the sketch's error
 // bound e(x) proves most points of the clusters still without a center out of the new center's
 // reach. Only the points both tests keep read their float coordinates (`visited`); the points that
-// read their sketch are counted too (`screened`). The sketch is built at the start of every run
-// (one read of the points for their ranges, one to code them), inside the timed graph.
+// read their sketch are counted too (`screened`). The sketch is built in every run, inside the
+// timed graph: its grid from the ranges of every 8th run of 128 points, its codes and e(x) by the
+// first center's launch, which reads every point's floats anyway.
 //
 // The triangle test's distance from the new center to each earlier one is at least the squared
 // distance that chose it (its distance to its own nearest center); the last block of the previous
@@ -65,12 +66,20 @@ struct State {
   const uint4* codes;           // sketchWords(d) x N words of 16 codes
   const float* sketchErr;       // N: e(x), rounded up
   const float2* scales;         // sketchWords(d) * 16: (lo, step), zeros past D
+  const double* slack;          // the sketch's arithmetic slack (sketchArithmeticSlack)
+  uint4* encodeCodes;           // the same buffers as codes and sketchErr, written by launch 0
+  float* encodeErr;
   // N x D: the points point-major as uploaded (null where the caller has none), for the chunks
   // of scattered points (denseChunk).
   const float* rows;
 };
 
 constexpr int kRangeBlocks = 64;  // blocks per dimension of the range pass
+// The range pass reads every kRangeSample-th run of 32 loads (128 points where 16-byte loads):
+// the grid needs only about the data's range, and a point beyond it gets the end code, with an
+// e(x) that says so (exact errors: the test stays exact, that point is just harder to rule out).
+// On the seed's data at N = 1e6, D = 200: 254 -> 41 us, the run 8.81 -> 8.58 ms (H100, session 23).
+constexpr int kRangeSample = kSketchRangeSample;
 
 // Folds x into the finite range [lo, hi].
 __device__ __forceinline__ void foldRange(float x, float& lo, float& hi) {
@@ -81,26 +90,28 @@ __device__ __forceinline__ void foldRange(float x, float& lo, float& hi) {
 }
 
 // The sketch's first pass: block (b, q) folds the finite minimum and maximum of its share of
-// dimension q (one contiguous row of the dimension-major points), 16-byte loads four at a time
-// where the rows are 16-byte aligned (N % 4 == 0): one float at a time the pass ran at 2.1 TB/s
-// (376.8 us at N = 1e6, D = 200; Nsight Compute, H100, 2026-12-06).
+// dimension q (one contiguous row of the dimension-major points), every kRangeSample-th run of 32
+// loads, each warp a run at a time, 16-byte loads four runs at a time where the rows are 16-byte
+// aligned (N % 4 == 0): one float at a time the whole pass ran at 2.1 TB/s (376.8 us at N = 1e6,
+// D = 200; Nsight Compute, H100, 2026-12-06), 16 bytes at a time 254 us.
 __global__ void __launch_bounds__(kThreads)
     sketchRangeKernel(const float* __restrict__ X, int64_t n, int d, float2* __restrict__ partial) {
   __shared__ float2 w[kWarps];
   const bool vec = n % 4 == 0 && (reinterpret_cast<uintptr_t>(X) & 15u) == 0;
-  const int64_t first = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
-  const int64_t stride = static_cast<int64_t>(gridDim.x) * kThreads;
+  const int lane = threadIdx.x % 32;
+  const int64_t warp0 = (static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x) / 32;
+  const int64_t runStride = static_cast<int64_t>(gridDim.x) * kWarps * kRangeSample;  // in runs
   for (int q = blockIdx.y; q < d; q += gridDim.y) {  // (grid.y stops at 65535 dimensions)
     const float* row = X + static_cast<int64_t>(q) * n;
     float lo = INFINITY, hi = -INFINITY;
     if (vec) {
       const float4* row4 = reinterpret_cast<const float4*>(row);
       const int64_t n4 = n / 4;
-      for (int64_t i = first; i < n4; i += 4 * stride) {
+      for (int64_t r = warp0 * kRangeSample; r * 32 < n4; r += 4 * runStride) {
         float4 v[4];
 #pragma unroll
         for (int u = 0; u < 4; ++u) {
-          const int64_t e = i + u * stride;
+          const int64_t e = (r + u * runStride) * 32 + lane;
           v[u] = e < n4 ? __ldcs(row4 + e) : make_float4(NAN, NAN, NAN, NAN);
         }
 #pragma unroll
@@ -112,7 +123,10 @@ __global__ void __launch_bounds__(kThreads)
         }
       }
     } else {
-      for (int64_t i = first; i < n; i += stride) foldRange(__ldcs(row + i), lo, hi);
+      for (int64_t r = warp0 * kRangeSample; r * 32 < n; r += runStride) {
+        const int64_t e = r * 32 + lane;
+        if (e < n) foldRange(__ldcs(row + e), lo, hi);
+      }
     }
     for (int o = 16; o > 0; o >>= 1) {
       lo = fminf(lo, __shfl_xor_sync(0xffffffffu, lo, o));
@@ -159,53 +173,6 @@ __global__ void __launch_bounds__(kThreads)
     for (int k = 1; k < kWarps; ++k) ranges += w[k];
     *slack = sketchArithmeticSlack(ranges);
   }
-}
-
-// The sketch's second pass, a thread per point and word of 16 dimensions (a thread per point ran
-// at about 1.1 TB/s: 944.8 us at N = 1e6, D = 200; Nsight Compute, H100, 2026-12-06): the word's
-// codes and its squared error, rounded up to a float (infinite for a non-finite coordinate), for
-// sketchErrorKernel.
-__global__ void __launch_bounds__(kThreads)
-    sketchEncodeKernel(const float* __restrict__ X, int64_t n, int d,
-                       const float2* __restrict__ scales, uint4* __restrict__ codes,
-                       float* __restrict__ wordErr) {
-  const int64_t i = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
-  const int w = blockIdx.y;
-  if (i >= n) return;
-  float x[kSketchDims];
-#pragma unroll
-  for (int t = 0; t < kSketchDims; ++t) {
-    const int q = w * kSketchDims + t;
-    x[t] = q < d ? __ldcs(X + static_cast<int64_t>(q) * n + i) : 0.f;
-  }
-  double e2 = 0.0;
-  bool finite = true;
-  unsigned packed[4] = {0u, 0u, 0u, 0u};
-#pragma unroll
-  for (int t = 0; t < kSketchDims; ++t) {
-    const int q = w * kSketchDims + t;
-    if (q < d) {
-      const float2 sc = scales[q];
-      const SketchScale s{sc.x, sc.y};
-      const unsigned c = sketchCode(x[t], s);
-      finite = finite && sketchFinite(x[t]);
-      e2 += sketchSquaredError(x[t], c, s);
-      packed[t / 4] |= c << (8 * (t % 4));
-    }
-  }
-  codes[static_cast<int64_t>(w) * n + i] = make_uint4(packed[0], packed[1], packed[2], packed[3]);
-  wordErr[static_cast<int64_t>(w) * n + i] = finite ? sketchWordError(e2) : INFINITY;
-}
-
-// Each point's error bound e(x) from its words' squared errors, summed in word order.
-__global__ void __launch_bounds__(kThreads)
-    sketchErrorKernel(const float* __restrict__ wordErr, int64_t n, int words,
-                      const double* __restrict__ slack, float* __restrict__ err) {
-  const int64_t i = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
-  if (i >= n) return;
-  double e2 = 0.0;
-  for (int w = 0; w < words; ++w) e2 += __ldcs(wordErr + static_cast<int64_t>(w) * n + i);
-  err[i] = sketchErrorBound(e2, *slack, true);
 }
 
 // Code b (0..3) of a word as a float: 0x4B0000bb is 2^23 + code, exactly.
@@ -268,6 +235,46 @@ __device__ __forceinline__ float columnDistance(const float* __restrict__ X, int
     const float t = center[q] - __ldcs(X + static_cast<int64_t>(q) * n + p);
     sum = fmaf(t, t, sum);
   }
+  return sum;
+}
+
+// columnDistance for the first center, which reads every point's floats: the same sum, and the
+// point's sketch with it (its codes on the grid `scales`, and e(x) from the exact squared errors
+// summed in double in dimension order). A separate encode read every float again: at N = 1e6,
+// D = 200 it and the error pass took 564 us, where the first launch grew by 103 (H100, session 23).
+__device__ __forceinline__ float columnDistanceEncode(const float* __restrict__ X, int64_t n,
+                                                      int64_t p, int d, const float* center,
+                                                      const State& st) {
+  float sum = 0.f;
+  double e2 = 0.0;
+  bool finite = true;
+  const int words = sketchWords(d);
+  for (int w = 0; w < words; ++w) {
+    float x[kSketchDims];
+#pragma unroll
+    for (int t = 0; t < kSketchDims; ++t) {
+      const int q = w * kSketchDims + t;
+      x[t] = q < d ? __ldcs(X + static_cast<int64_t>(q) * n + p) : 0.f;
+    }
+    unsigned packed[4] = {0u, 0u, 0u, 0u};
+#pragma unroll
+    for (int t = 0; t < kSketchDims; ++t) {
+      const int q = w * kSketchDims + t;
+      if (q < d) {
+        const float diff = center[q] - x[t];  // the best variant's arithmetic, dimension order
+        sum = fmaf(diff, diff, sum);
+        const float2 sc = __ldg(st.scales + q);
+        const SketchScale s{sc.x, sc.y};
+        const unsigned c = sketchCode(x[t], s);
+        finite = finite && sketchFinite(x[t]);
+        e2 += sketchSquaredError(x[t], c, s);
+        packed[t / 4] |= c << (8 * (t % 4));
+      }
+    }
+    st.encodeCodes[static_cast<int64_t>(w) * n + p] =
+        make_uint4(packed[0], packed[1], packed[2], packed[3]);
+  }
+  st.encodeErr[p] = sketchErrorBound(e2, *st.slack, finite);
   return sum;
 }
 
@@ -367,6 +374,9 @@ __host__ __device__ constexpr size_t prunedSmemBytes(int padded, int k) {
 // a warp holding such a point waited 13 round trips while the rest of its block waited on the
 // barrier after the loop: at center 60, 2,222 of the 6,500 stall samples were that barrier, the
 // average SM active 70 % of the launch (Nsight Compute, H100, 2026-12-06).
+// Encode: the first center's instance, which also codes the sketch (its own registers: the
+// coding's few spills stay out of the other launches).
+template <bool Encode>
 __global__ void __launch_bounds__(kThreads, 4)
     kcentersPrunedKernel(const float* __restrict__ X, int64_t n, int d, int j, int k,
                          float margin, float* __restrict__ dist, int* __restrict__ labels,
@@ -479,14 +489,15 @@ __global__ void __launch_bounds__(kThreads, 4)
     __syncthreads();
     const int count = queued;
     const int chunks = (count + 31) / 32;
-    if (chunks > kBlockChunks) {  // many: a warp per chunk
+    if (chunks > kBlockChunks || Encode) {  // many (or the sketch to code): a warp per chunk
       for (int chunk = warp; chunk < chunks; chunk += kWarps) {  // warp-uniform
         const int e = chunk * 32 + lane;
         const int p = e < count ? queueIndex[e] : -1;
-        const bool dense = denseChunk(p, st.rows != nullptr);
+        const bool dense = Encode || denseChunk(p, st.rows != nullptr);
         if (p < 0) continue;
-        const float sum = dense ? columnDistance(X, n, p, d, center)
-                                : rowDistance(st.rows + static_cast<int64_t>(p) * d, d, center);
+        const float sum = Encode  ? columnDistanceEncode(X, n, p, d, center, st)
+                          : dense ? columnDistance(X, n, p, d, center)
+                                  : rowDistance(st.rows + static_cast<int64_t>(p) * d, d, center);
         const float old = queueOld[e];
         float m = old;
         if (j == 0 || sum < old) {
@@ -506,7 +517,7 @@ __global__ void __launch_bounds__(kThreads, 4)
     // (whole lines for contiguous points), from the rows (scattered points, denseChunk) every warp
     // kSliceLoads consecutive ones; chunk c's distances are summed by warp c % kWarps while the
     // next step's loads are in flight.
-    const int steps = chunks > kBlockChunks ? 0 : chunks * slices;
+    const int steps = chunks > kBlockChunks || Encode ? 0 : chunks * slices;
     float v[kSliceLoads];
     bool vDense = true;  // how v was loaded (the same in every warp: the chunk decides)
     const auto load = [&](int s) {
@@ -685,7 +696,7 @@ struct KCentersPruned::Impl {
   cuda::DeviceBuffer<unsigned> arrivals;
   cuda::DeviceBuffer<unsigned long long> visited, screened;
   cuda::DeviceBuffer<uint4> codes;
-  cuda::DeviceBuffer<float> sketchErr, wordErr;
+  cuda::DeviceBuffer<float> sketchErr;
   const float* rows = nullptr;  // the caller's point-major points, or null
   cuda::DeviceBuffer<float2> scales, rangePartial;
   cuda::DeviceBuffer<double> slack;
@@ -710,13 +721,15 @@ struct KCentersPruned::Impl {
                        "memory: D = " + std::to_string(d) + ", K = " + std::to_string(k) +
                        " need " + std::to_string(smem) + " bytes, this GPU allows " +
                        std::to_string(optin) + " per block");
-    if (smem > 48 * 1024)
-      KL_CUDA_CHECK(cudaFuncSetAttribute(kcentersPrunedKernel,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(smem)));
-    int perSM = 0;
-    KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, kcentersPrunedKernel,
-                                                                kThreads, smem));
+    int perSM = INT_MAX;
+    for (const auto f : {kcentersPrunedKernel<false>, kcentersPrunedKernel<true>}) {
+      if (smem > 48 * 1024)
+        KL_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(smem)));
+      int blocks = 0;  // one grid for every launch: the fewer blocks per SM of the two
+      KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, kThreads, smem));
+      perSM = std::min(perSM, blocks);
+    }
     const int64_t needed = (n + kThreads - 1) / kThreads;
     grid = static_cast<int>(
         std::max<int64_t>(1, std::min<int64_t>(needed, int64_t(sms) * std::max(1, perSM))));
@@ -732,7 +745,6 @@ struct KCentersPruned::Impl {
     screened.allocate(static_cast<size_t>(k));
     codes.allocate(static_cast<size_t>(sketchWords(d)) * static_cast<size_t>(n));
     sketchErr.allocate(static_cast<size_t>(n));
-    wordErr.allocate(static_cast<size_t>(sketchWords(d)) * static_cast<size_t>(n));
     // KERNELLAB_KCENTERS_ROWS=0 (for measuring): every chunk from the dimension-major points.
     const char* rowsSwitch = std::getenv("KERNELLAB_KCENTERS_ROWS");
     if (rowsSwitch && std::atoi(rowsSwitch) == 0) rows = nullptr;
@@ -745,7 +757,7 @@ struct KCentersPruned::Impl {
     const State st{centers.get(),    radius.get(),     blockValue.get(), blockIndex.get(),
                    arrivals.get(),   centerRows.get(), centerDist.get(), visited.get(),
                    screened.get(),   codes.get(),      sketchErr.get(),  scales.get(),
-                   rows};
+                   slack.get(),      codes.get(),      sketchErr.get(),  rows};
     cudaGraph_t g = nullptr;
     const auto captured = [&](cudaError_t e) {  // a failed launch ends the capture first
       if (e == cudaSuccess) return;
@@ -761,17 +773,10 @@ struct KCentersPruned::Impl {
     sketchScaleKernel<<<1, kThreads, 0, stream>>>(rangePartial.get(), d, static_cast<int>(padded),
                                                   scales.get(), slack.get());
     captured(cudaGetLastError());
-    sketchEncodeKernel<<<dim3(static_cast<unsigned>((n + kThreads - 1) / kThreads),
-                              static_cast<unsigned>(sketchWords(d))),
-                         kThreads, 0, stream>>>(points, n, d, scales.get(), codes.get(),
-                                                wordErr.get());
-    captured(cudaGetLastError());
-    sketchErrorKernel<<<static_cast<unsigned>((n + kThreads - 1) / kThreads), kThreads, 0,
-                        stream>>>(wordErr.get(), n, sketchWords(d), slack.get(), sketchErr.get());
-    captured(cudaGetLastError());
-    for (int j = 0; j < k; ++j) {
-      kcentersPrunedKernel<<<grid, kThreads, smem, stream>>>(points, n, d, j, k, margin,
-                                                              dist.get(), labels.get(), st);
+    for (int j = 0; j < k; ++j) {  // the first also codes the sketch
+      (j == 0 ? kcentersPrunedKernel<true> : kcentersPrunedKernel<false>)<<<grid, kThreads, smem,
+                                                                           stream>>>(
+          points, n, d, j, k, margin, dist.get(), labels.get(), st);
       captured(cudaGetLastError());
     }
     KL_CUDA_CHECK(cudaStreamEndCapture(stream, &g));
@@ -840,7 +845,7 @@ std::vector<int64_t> KCentersPruned::screened() const {
 }
 int KCentersPruned::grid() const { return impl_->grid; }
 ResourceUsage KCentersPruned::resources() const {
-  return cuda::kernelResources(kcentersPrunedKernel, kThreads, impl_->smem);
+  return cuda::kernelResources(kcentersPrunedKernel<false>, kThreads, impl_->smem);
 }
 
 }  // namespace kernellab::clustering::best
