@@ -131,13 +131,6 @@ KL_HD float sketchErrorBound(double squaredError, double slack, bool finite) {
   return static_cast<double>(f) >= e ? f : nextafterf(f, INFINITY);
 }
 
-// One word's (16 dimensions') squared error, summed in double, rounded up to a float: e(x) is
-// built from these in word order (sketchErrorBound), on the GPU by a thread per point and word.
-KL_HD double sketchWordError(double squaredError) {
-  const float f = static_cast<float>(squaredError);
-  return static_cast<double>(f) >= squaredError ? f : nextafterf(f, INFINITY);
-}
-
 // The exact squared error of one coordinate against its code (double: lo + step * code has at
 // most 24 + 8 significant bits, so the product is exact).
 KL_HD double sketchSquaredError(float x, unsigned code, SketchScale s) {
