@@ -78,7 +78,7 @@ constexpr int kRangeBlocks = 64;  // blocks per dimension of the range pass
 // The range pass reads every kRangeSample-th run of 32 loads (128 points where 16-byte loads):
 // the grid needs only about the data's range, and a point beyond it gets the end code, with an
 // e(x) that says so (exact errors: the test stays exact, that point is just harder to rule out).
-// On the seed's data at N = 1e6, D = 200: 254 -> 41 us, the run 8.81 -> 8.58 ms (H100, session 23).
+// On the seed's data at N = 1e6, D = 200: 254 -> 41 us, a run 0.22 ms faster (H100, session 23).
 constexpr int kRangeSample = kSketchRangeSample;
 
 // Folds x into the finite range [lo, hi].
@@ -241,7 +241,8 @@ __device__ __forceinline__ float columnDistance(const float* __restrict__ X, int
 // columnDistance for the first center, which reads every point's floats: the same sum, and the
 // point's sketch with it (its codes on the grid `scales`, and e(x) from the exact squared errors
 // summed in double in dimension order). A separate encode read every float again: at N = 1e6,
-// D = 200 it and the error pass took 564 us, where the first launch grew by 103 (H100, session 23).
+// D = 200 it and the error pass took 564 us, while the first launch grew 307 -> 768 us (H100,
+// session 23).
 __device__ __forceinline__ float columnDistanceEncode(const float* __restrict__ X, int64_t n,
                                                       int64_t p, int d, const float* center,
                                                       const State& st) {
