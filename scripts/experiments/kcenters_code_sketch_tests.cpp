@@ -4,7 +4,7 @@
 // defaults), for the farthest-first traversal of the pruned k-centers:
 //  - float: the sketch of sessions 15-22 (a step per dimension; the test against the new center's
 //    float coordinates, d(x^, c) - e(x));
-//  - code: the sketch since session 23 (one step for every dimension; the point's codes against
+//  - code: the sketch tried in session 23 (one step for every dimension; the point's codes against
 //    the center's own codes, step sqrt(S) - e(x) - e(c), S an exact integer).
 // The code test loses e(c) and the finer steps of the narrower dimensions; it costs two dp4a per
 // four dimensions on the GPU instead of about five float instructions per dimension. Measured on

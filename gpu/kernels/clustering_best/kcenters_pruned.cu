@@ -75,11 +75,11 @@ struct State {
 };
 
 constexpr int kRangeBlocks = 64;  // blocks per dimension of the range pass
-// The range pass reads every kRangeSample-th run of 32 loads (128 points where 16-byte loads):
-// the grid needs only about the data's range, and a point beyond it gets the end code, with an
-// e(x) that says so (exact errors: the test stays exact, that point is just harder to rule out).
-// On the seed's data at N = 1e6, D = 200: 254 -> 41 us, a run 0.22 ms faster (H100, session 23).
-constexpr int kRangeSample = kSketchRangeSample;
+// The range pass reads every kSketchRangeSample-th run of 32 loads (128 points where 16-byte
+// loads): the grid needs only about the data's range, and a point beyond it gets the end code,
+// with an e(x) that says so (exact errors: the test stays exact, that point is just harder to rule
+// out). On the seed's data at N = 1e6, D = 200: 254 -> 41 us, a run 0.22 ms faster (H100, session
+// 23).
 
 // Folds x into the finite range [lo, hi].
 __device__ __forceinline__ void foldRange(float x, float& lo, float& hi) {
@@ -90,24 +90,25 @@ __device__ __forceinline__ void foldRange(float x, float& lo, float& hi) {
 }
 
 // The sketch's first pass: block (b, q) folds the finite minimum and maximum of its share of
-// dimension q (one contiguous row of the dimension-major points), every kRangeSample-th run of 32
-// loads, each warp a run at a time, 16-byte loads four runs at a time where the rows are 16-byte
-// aligned (N % 4 == 0): one float at a time the whole pass ran at 2.1 TB/s (376.8 us at N = 1e6,
-// D = 200; Nsight Compute, H100, 2026-12-06), 16 bytes at a time 254 us.
+// dimension q (one contiguous row of the dimension-major points), every kSketchRangeSample-th run
+// of 32 loads, each warp a run at a time, 16-byte loads four runs at a time where the rows are
+// 16-byte aligned (N % 4 == 0): one float at a time the whole pass ran at 2.1 TB/s (376.8 us at
+// N = 1e6, D = 200; Nsight Compute, H100, 2026-12-06), 16 bytes at a time 254 us.
 __global__ void __launch_bounds__(kThreads)
     sketchRangeKernel(const float* __restrict__ X, int64_t n, int d, float2* __restrict__ partial) {
   __shared__ float2 w[kWarps];
   const bool vec = n % 4 == 0 && (reinterpret_cast<uintptr_t>(X) & 15u) == 0;
   const int lane = threadIdx.x % 32;
   const int64_t warp0 = (static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x) / 32;
-  const int64_t runStride = static_cast<int64_t>(gridDim.x) * kWarps * kRangeSample;  // in runs
+  const int64_t runStride =
+      static_cast<int64_t>(gridDim.x) * kWarps * kSketchRangeSample;  // in runs
   for (int q = blockIdx.y; q < d; q += gridDim.y) {  // (grid.y stops at 65535 dimensions)
     const float* row = X + static_cast<int64_t>(q) * n;
     float lo = INFINITY, hi = -INFINITY;
     if (vec) {
       const float4* row4 = reinterpret_cast<const float4*>(row);
       const int64_t n4 = n / 4;
-      for (int64_t r = warp0 * kRangeSample; r * 32 < n4; r += 4 * runStride) {
+      for (int64_t r = warp0 * kSketchRangeSample; r * 32 < n4; r += 4 * runStride) {
         float4 v[4];
 #pragma unroll
         for (int u = 0; u < 4; ++u) {
@@ -123,7 +124,7 @@ __global__ void __launch_bounds__(kThreads)
         }
       }
     } else {
-      for (int64_t r = warp0 * kRangeSample; r * 32 < n; r += runStride) {
+      for (int64_t r = warp0 * kSketchRangeSample; r * 32 < n; r += runStride) {
         const int64_t e = r * 32 + lane;
         if (e < n) foldRange(__ldcs(row + e), lo, hi);
       }
