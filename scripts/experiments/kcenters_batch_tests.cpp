@@ -89,17 +89,11 @@ int main(int argc, char** argv) {
   }
 
   std::vector<float> dist(n, INFINITY);
-  std::vector<int> label(n, -1);
   std::vector<int64_t> centers;
-  std::vector<float> rho;  // rho2 of each center: its distance when chosen
   // Center 0 alone (every point reads its floats).
 #pragma omp parallel for
-  for (int64_t i = 0; i < n; ++i) {
-    dist[i] = dist2(X, X + i * d, d);
-    label[i] = 0;
-  }
+  for (int64_t i = 0; i < n; ++i) dist[i] = dist2(X, X + i * d, d);
   centers.push_back(0);
-  rho.push_back(0.f);
   for (int64_t i = 0; i < n; ++i) bound = std::max(bound, dist[i]);
   long long passes = 1, sketchPoints = 0, sketchPairs = 0, floatPoints = 0, floatPairs = 0;
   std::printf("# M = %lld, at most %d centers a pass\n", (long long)m, most);
@@ -168,7 +162,6 @@ int main(int argc, char** argv) {
     for (int64_t i = 0; i < n; ++i) {
       bool readSketch = false, readFloat = false;
       for (size_t u = 0; u < batch.size(); ++u) {
-        const int j = j0 + int(u);
         const float old = dist[i];
         // The triangle test with rho2 alone (the product's bound for K x D beyond its budget).
         if (kcentersSkips(batchRho[u], old, margin)) continue;
@@ -179,10 +172,7 @@ int main(int argc, char** argv) {
         readFloat = true;
         ++fpairs;
         const float s = dist2(cr, X + i * d, d);
-        if (s < old) {
-          dist[i] = s;
-          label[i] = j;
-        }
+        if (s < old) dist[i] = s;
       }
       sp += readSketch;
       fp += readFloat;
@@ -193,10 +183,7 @@ int main(int argc, char** argv) {
     floatPoints += fp;
     floatPairs += fpairs;
     ++passes;
-    for (size_t u = 0; u < batch.size(); ++u) {
-      centers.push_back(batch[u]);
-      rho.push_back(batchRho[u]);
-    }
+    centers.insert(centers.end(), batch.begin(), batch.end());
   }
   int same = 0;
   for (int j = 0; j < k; ++j) same += centers[j] == plain[j];
