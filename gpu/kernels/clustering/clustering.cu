@@ -362,6 +362,7 @@ class CudaBackend final : public Backend {
       run.radii = kcPruned_->radii();
       run.visited = kcPruned_->visited();
       run.screened = kcPruned_->screened();
+      run.distances = kcPruned_->distanceSums();
     } else if (kcBest_) {
       run.ms = kcBest_->run(first);
       run.centers = kcBest_->centers();

@@ -65,6 +65,8 @@ class KCentersPruned {
   std::vector<float> distances() const;
   std::vector<int64_t> visited() const;     // per center: points whose coordinates were read
   std::vector<int64_t> screened() const;    // per center: points whose 8-bit sketch was read
+  // (a pass serves several centers: its reads count for the first center that needed them)
+  std::vector<int64_t> distanceSums() const;  // per center: sketch and float distances summed
   ResourceUsage resources() const;
   int grid() const;
 

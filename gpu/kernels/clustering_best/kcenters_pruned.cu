@@ -37,6 +37,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <type_traits>
 #include <cstdlib>
 #include <vector>
 
@@ -60,15 +61,31 @@ struct State {
   int* blockIndex;
   unsigned* arrivals;    // ticket counter, reset by the last block
   float* centerRows;     // K x D: the chosen centers' coordinates, row j written by launch j - 1
-  float* centerDist;     // K: d^2(center j, center a) for a < j, written by launch j - 1
+  float* centerDist;     // batchMost x K: row u, d^2(center b + u, center a) for a < b + u
   unsigned long long* visited;  // K: points whose coordinates launch j read
   unsigned long long* screened; // K: points whose sketch launch j read
+  unsigned long long* distances; // K: sketch and float distances summed for center j
   const uint4* codes;           // sketchWords(d) x N words of 16 codes
   const float* sketchErr;       // N: e(x), rounded up
   const float2* scales;         // sketchWords(d) * 16: (lo, step), zeros past D
   const double* slack;          // the sketch's arithmetic slack (sketchArithmeticSlack)
   uint4* encodeCodes;           // the same buffers as codes and sketchErr, written by launch 0
   float* encodeErr;
+  const float* rangeBound;      // the sum of the grid's squared ranges (the first histogram's top)
+  // Several centers a pass (below): the batch's first center, whether launch j runs a pass, the
+  // threshold and its histogram, the listed points, the plan's per-block farthest and ticket.
+  int* batchStart;
+  int* active;                  // K
+  float* tau;
+  unsigned* hist;               // kHistBins
+  int* candIndex;               // kCandidateCap
+  float* candValue;
+  unsigned* candCount;
+  float* planValue;
+  int* planIndex;
+  unsigned* planArrivals;
+  int batchMost;                // centers a pass at most (kBatchMost, fewer where shared memory is short)
+  int planRows;                 // listed rows a plan block stages in shared memory (0: none)
   // N x D: the points point-major as uploaded (null where the caller has none), for the chunks
   // of scattered points (denseChunk).
   const float* rows;
@@ -147,10 +164,11 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // One block: every dimension's grid from its partial ranges (zeros past D), and the arithmetic
-// slack from the sum of the squared ranges.
+// slack and the first pass's histogram top from the sum of the squared ranges.
 __global__ void __launch_bounds__(kThreads)
     sketchScaleKernel(const float2* __restrict__ partial, int d, int padded,
-                      float2* __restrict__ scales, double* __restrict__ slack) {
+                      float2* __restrict__ scales, double* __restrict__ slack,
+                      float* __restrict__ rangeBound) {
   double ranges = 0.0;
   for (int q = threadIdx.x; q < padded; q += kThreads) {
     SketchScale s;
@@ -173,6 +191,7 @@ __global__ void __launch_bounds__(kThreads)
   if (threadIdx.x == 0) {
     for (int k = 1; k < kWarps; ++k) ranges += w[k];
     *slack = sketchArithmeticSlack(ranges);
+    *rangeBound = static_cast<float>(ranges);
   }
 }
 
@@ -180,49 +199,6 @@ __global__ void __launch_bounds__(kThreads)
 __device__ __forceinline__ float codeOf(unsigned word, int b) {
   return __int_as_float(static_cast<int>(__byte_perm(word, 0x4B000000u, 0x7440u + b))) -
          8388608.0f;
-}
-
-// Adds one word's 16 squared differences between the center (as c - lo per dimension, from `cl`)
-// and the point's codes to s.
-__device__ __forceinline__ float addWord(uint4 v, const float2* cl, float s) {
-  const unsigned part[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-  for (int t = 0; t < kSketchDims; ++t) {
-    const float2 c = cl[t];  // (c - lo, step)
-    const float diff = fmaf(-c.y, codeOf(part[t / 4], t % 4), c.x);
-    s = fmaf(diff, diff, s);
-  }
-  return s;
-}
-
-// B words loaded before any is used, from word w on.
-template <int B>
-__device__ __forceinline__ float addWords(const uint4* __restrict__ codes, int64_t n, int64_t i,
-                                          int w, const float2* cl, float s) {
-  uint4 v[B];
-#pragma unroll
-  for (int b = 0; b < B; ++b) v[b] = __ldcs(codes + static_cast<int64_t>(w + b) * n + i);
-#pragma unroll
-  for (int b = 0; b < B; ++b) s = addWord(v[b], cl + (w + b) * kSketchDims, s);
-  return s;
-}
-
-// The float sum of squared differences between the center and a point's sketch: what the
-// sketch test bounds. The time per center is a chain of memory round trips per warp (the
-// point's label and distance, its sketch, maybe its coordinates), so the words go in batches
-// of 8, then 4, then one at a time: 3 round trips at D = 200 (13 words). With one word in flight
-// the screen ran at 0.8 TB/s (H200, 2026-12-02), with 4 at about twice that.
-__device__ __forceinline__ float sketchDistance(const uint4* __restrict__ codes, int64_t n,
-                                                int64_t i, int words, const float2* cl) {
-  float s = 0.f;
-  int w = 0;
-  for (; w + 8 <= words; w += 8) s = addWords<8>(codes, n, i, w, cl, s);
-  if (w + 4 <= words) {
-    s = addWords<4>(codes, n, i, w, cl, s);
-    w += 4;
-  }
-  for (; w < words; ++w) s = addWords<1>(codes, n, i, w, cl, s);
-  return s;
 }
 
 // A point's squared distance to the center from the dimension-major points, the best variant's
@@ -310,7 +286,7 @@ __device__ __forceinline__ float rowDistance(const float* __restrict__ row, int 
       float4 v[8];
 #pragma unroll
       for (int m = 0; m < 8; ++m)
-        v[m] = q4 + m < d4 ? __ldcs(r4 + q4 + m) : make_float4(0.f, 0.f, 0.f, 0.f);
+        v[m] = q4 + m < d4 ? __ldcg(r4 + q4 + m) : make_float4(0.f, 0.f, 0.f, 0.f);
 #pragma unroll
       for (int m = 0; m < 8; ++m) {
         if (q4 + m >= d4) break;
@@ -335,295 +311,482 @@ __device__ __forceinline__ float rowDistance(const float* __restrict__ row, int 
   return sum;
 }
 
-// Shared memory of kcentersPrunedKernel beyond the center, its sketch grid and the K center
-// distances: each thread's labels and distances for a batch of rounds (loaded at once), the queue
-// of points whose floats the batch must read (index and old distance each), and two stages of
-// kSlice dimensions x 32 points of those floats (the last block's exact center distances reuse
-// the prefetch and stage arrays: kKCentersExactBudget floats).
-constexpr int kRoundsPerBatch = 8;
-constexpr int kQueue = kRoundsPerBatch * kThreads;
-constexpr int kSlice = 64;
-constexpr int kSliceLoads = kSlice / kWarps;  // a lane's loads per stage
-static_assert(kSliceLoads % 4 == 0, "a lane's stage loads are whole 16-byte pieces");
-// Up to this many chunks of 32 queued points, the whole block reads each chunk (about 4 round
-// trips of all its warps per chunk); more, and each warp reads whole chunks of its own, a lane
-// per point (13 round trips per chunk at D = 200, 16 loads in flight, no barrier). Through the
-// block every point, center 0 took 567 against 280 us, centers 1-4 1,174 against 940 (Nsight
-// Compute, H100, 2026-12-06); a warp per unit of 32 consecutive points (before the queue), the
-// last centers waited 13 round trips on the warps holding the new center's own cluster.
-constexpr int kBlockChunks = 2;
-static_assert(2 * kQueue + 2 * kSlice * 32 >= kKCentersExactBudget,
-              "the prefetch and stage arrays hold the exact distances' terms");
+// Several centers a pass (session 24). The farthest-first traversal picks center j + 1 as the
+// farthest point after center j; distances only shrink, so with every point above a threshold tau
+// listed (the candidates, at most kCandidateCap, each with its distance brought up to date with
+// the centers chosen so far), the farthest candidate is the farthest point whenever it is strictly
+// above tau. A small plan launch per center brings the candidates up to date with that center and
+// picks the next one while that proof holds (and the batch has room); when it fails, the pass over
+// all N points runs once for the whole batch: each point's triangle and sketch tests for every
+// center of the batch, its sketch read once and its floats once, then the updates in center order,
+// the same comparisons as one center at a time (below), so the same bits. tau comes from a
+// histogram of the pass's final distances (kHistBins bins of 1/64 octave below the largest
+// distance the pass could leave), the lowest bin edge with at most kCandidateCap points above it.
+// A CPU count on the seed's data (N = 1e6, D = 200, K = 100; scripts/experiments/
+// kcenters_batch_tests.cpp): 18 passes instead of 100, 9.6 M sketches read instead of 49.5 M.
+constexpr int kBatchMost = 8;        // centers a pass at most (each a sum in registers)
+constexpr int kCandidateCap = 4096;  // points listed for the plan
+constexpr int kHistBins = 512;
+constexpr int kHistShift = 17;       // 2^23 float ulps an octave: 64 bins an octave
+constexpr int kPlanThreads = 256;
 
-__host__ __device__ constexpr size_t prunedSmemBytes(int padded, int k) {
-  return static_cast<size_t>(padded) * (sizeof(float2) + sizeof(float)) +
-         static_cast<size_t>(k) * sizeof(float) + 4ull * kQueue * 4 +
-         2ull * kSlice * 32 * sizeof(float);
+// The bin of a distance v below the histogram's top (bit patterns of non-negative floats order as
+// their values; anything at or above the top, NaN and infinities included, is bin 0); kHistBins
+// when below the histogram.
+__device__ __forceinline__ unsigned histBin(float v, unsigned top) {
+  const unsigned bits = __float_as_uint(v);
+  const unsigned key = bits >= top ? 0u : top - bits;
+  const unsigned bin = key >> kHistShift;
+  return bin < kHistBins ? bin : kHistBins;
 }
 
-// 4 blocks of 256 threads per SM: up to 64 registers, for the loads in flight.
+// Shared memory of kcentersPrunedKernel: the sketch's steps, then per center of the batch its
+// coordinates minus the grid's lows and its coordinates, then its bounds on the distances to the
+// earlier centers (K each), then each thread's labels and distances for a batch of rounds (loaded
+// at once) and the queue of points whose floats the batch must read (index, old distance, which
+// centers need them).
+constexpr int kRoundsPerBatch = 8;
+constexpr int kQueue = kRoundsPerBatch * kThreads;
+
+__host__ __device__ constexpr size_t prunedSmemBytes(int padded, int k, int batch) {
+  return static_cast<size_t>(padded) * sizeof(float) * (1 + 2 * static_cast<size_t>(batch)) +
+         static_cast<size_t>(batch) * k * sizeof(float) + 4ull * kQueue * 4 + kQueue;
+}
+
+// The batch's per-center values of one dimension, B consecutive floats of shared memory (the
+// center tables are dimension-major, B centers per dimension): one 16-byte load per four centers.
+template <int B>
+__device__ __forceinline__ void loadCenters(const float* p, float (&v)[B]) {
+  if constexpr (B >= 4) {
+#pragma unroll
+    for (int g = 0; g < B / 4; ++g) {
+      const float4 t = reinterpret_cast<const float4*>(p)[g];
+      v[4 * g] = t.x;
+      v[4 * g + 1] = t.y;
+      v[4 * g + 2] = t.z;
+      v[4 * g + 3] = t.w;
+    }
+  } else if constexpr (B == 2) {
+    const float2 t = *reinterpret_cast<const float2*>(p);
+    v[0] = t.x;
+    v[1] = t.y;
+  } else {
+    v[0] = p[0];
+  }
+}
+
+// The float sums of squared differences between each of the batch's B centers and a point's
+// sketch: what the sketch test bounds (every center summed: the arithmetic is cheaper than
+// predicating it per center). W words are loaded before any is used (the time per pass is a
+// chain of memory round trips per warp).
+template <int B, int W>
+__device__ __forceinline__ void addWordsBatch(const uint4* __restrict__ codes, int64_t n,
+                                              int64_t i, int w, int words, const float* clB,
+                                              const float* stepS, float (&s)[B]) {
+  uint4 v[W];
+#pragma unroll
+  for (int b = 0; b < W; ++b)
+    v[b] = w + b < words ? __ldcs(codes + static_cast<int64_t>(w + b) * n + i)
+                         : make_uint4(0u, 0u, 0u, 0u);
+#pragma unroll
+  for (int b = 0; b < W; ++b) {
+    if (w + b >= words) break;
+    const unsigned part[4] = {v[b].x, v[b].y, v[b].z, v[b].w};
+#pragma unroll
+    for (int t = 0; t < kSketchDims; ++t) {
+      const int q = (w + b) * kSketchDims + t;
+      const float code = codeOf(part[t / 4], t % 4);
+      const float step = stepS[q];
+      float c[B];
+      loadCenters<B>(clB + q * B, c);
+#pragma unroll
+      for (int u = 0; u < B; ++u) {
+        const float diff = fmaf(-step, code, c[u]);  // (c - lo) - step code
+        s[u] = fmaf(diff, diff, s[u]);
+      }
+    }
+  }
+}
+
+// One or two centers: words in batches of 8, 4, then one (3 round trips at D = 200); more: of 4
+// (8 words beside 8 sums would not fit the registers).
+template <int B>
+__device__ __forceinline__ void sketchDistances(const uint4* __restrict__ codes, int64_t n,
+                                                int64_t i, int words, const float* clB,
+                                                const float* stepS, float (&s)[B]) {
+#pragma unroll
+  for (int u = 0; u < B; ++u) s[u] = 0.f;
+  int w = 0;
+  if constexpr (B <= 2) {
+    for (; w + 8 <= words; w += 8) addWordsBatch<B, 8>(codes, n, i, w, words, clB, stepS, s);
+    if (w + 4 <= words) {
+      addWordsBatch<B, 4>(codes, n, i, w, words, clB, stepS, s);
+      w += 4;
+    }
+    for (; w < words; ++w) addWordsBatch<B, 1>(codes, n, i, w, words, clB, stepS, s);
+  } else {
+    for (; w < words; w += 4) addWordsBatch<B, 4>(codes, n, i, w, words, clB, stepS, s);
+  }
+}
+
+// The squared distances from a point to the batch's B centers, from the dimension-major points:
+// each the best variant's arithmetic (dimension 0 first, one FMA each), 16 loads in flight.
+template <int B>
+__device__ __forceinline__ void columnDistances(const float* __restrict__ X, int64_t n, int64_t p,
+                                                int d, const float* centerB, float (&s)[B]) {
+#pragma unroll
+  for (int u = 0; u < B; ++u) s[u] = 0.f;
+  for (int q0 = 0; q0 < d; q0 += 16) {
+    float x[16];
+#pragma unroll
+    for (int t = 0; t < 16; ++t)
+      x[t] = q0 + t < d ? __ldcs(X + static_cast<int64_t>(q0 + t) * n + p) : 0.f;
+#pragma unroll
+    for (int t = 0; t < 16; ++t) {
+      if (q0 + t >= d) break;
+      float c[B];
+      loadCenters<B>(centerB + (q0 + t) * B, c);
+#pragma unroll
+      for (int u = 0; u < B; ++u) {
+        const float diff = c[u] - x[t];
+        s[u] = fmaf(diff, diff, s[u]);
+      }
+    }
+  }
+}
+
+// The same from the point's point-major row (scattered points, denseChunk): 16-byte loads, 4 in
+// flight where D % 4 == 0.
+template <int B>
+__device__ __forceinline__ void rowDistances(const float* __restrict__ row, int d,
+                                             const float* centerB, float (&s)[B]) {
+#pragma unroll
+  for (int u = 0; u < B; ++u) s[u] = 0.f;
+  const auto add = [&](int q, float x) {
+    float c[B];
+    loadCenters<B>(centerB + q * B, c);
+#pragma unroll
+    for (int u = 0; u < B; ++u) {
+      const float diff = c[u] - x;
+      s[u] = fmaf(diff, diff, s[u]);
+    }
+  };
+  if (d % 4 == 0) {
+    const float4* r4 = reinterpret_cast<const float4*>(row);
+    const int d4 = d / 4;
+    for (int q4 = 0; q4 < d4; q4 += 4) {
+      float4 v[4];
+#pragma unroll
+      for (int m = 0; m < 4; ++m)
+        v[m] = q4 + m < d4 ? __ldcs(r4 + q4 + m) : make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll
+      for (int m = 0; m < 4; ++m) {
+        if (q4 + m >= d4) break;
+        const int q = 4 * (q4 + m);
+        add(q, v[m].x);
+        add(q + 1, v[m].y);
+        add(q + 2, v[m].z);
+        add(q + 3, v[m].w);
+      }
+    }
+  } else {
+    for (int q = 0; q < d; ++q) add(q, __ldcs(row + q));
+  }
+}
+
+// Center ju's row of the chosen centers' table, from point `index` (NaN for an invalid index, so
+// nothing is skipped against it), then, while the K x D values are few (clustering_pruning.h),
+// its squared distances to centers 0..ju-1 into row `slot` of the batch's table: a warp per
+// earlier center, float (a bound only: the tests' margin covers its rounding, in any order). Every
+// thread of the block calls it.
+__device__ void chooseCenterRow(const float* __restrict__ X, int64_t n, int d, int k, int ju,
+                                int index, int slot, const State& st) {
+  const bool valid = index >= 0 && index < n;
+  float* row = st.centerRows + static_cast<int64_t>(ju) * d;
+  for (int q = threadIdx.x; q < d; q += blockDim.x)
+    row[q] = valid ? X[static_cast<int64_t>(q) * n + index] : __int_as_float(0x7fffffff);
+  if (!kcentersExactCenterDistances(ju, d)) return;
+  __syncthreads();
+  const int warps = blockDim.x / 32, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  for (int a = warp; a < ju; a += warps) {
+    float s = 0.f;
+    for (int q = lane; q < d; q += 32) {
+      const float t = __ldcg(row + q) - __ldcg(st.centerRows + static_cast<int64_t>(a) * d + q);
+      s = fmaf(t, t, s);
+    }
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+    if (lane == 0) st.centerDist[static_cast<int64_t>(slot) * k + a] = s;
+  }
+}
+
+// 3 blocks of 256 threads per SM: up to 80 registers (at 4 and 64 the batch's sums spilled).
 //
-// Each launch adds center j. Its rounds deal 32-point units to the blocks in turn (a cluster near
-// the new center, a contiguous run of points in the seed's data, spreads over many blocks). In a
-// batch of rounds each warp tests its points (triangle, then sketch) on its own and queues the
-// ones both tests keep. Then the block reads the queued points' floats: where they are many,
-// each warp takes whole chunks of 32 of them, a lane per point (every lane busy, where a unit's
-// lanes were 40 % busy at centers 1-4); where they are few (the later centers: the new center's
-// own cluster and scattered near ties), the whole block reads each chunk together, every warp a
-// slice of the dimensions, through shared memory, and one lane per point sums its distance in
-// dimension order from there. Either way each distance is the best variant's arithmetic, so the
-// bits are the same. Before (each lane reading its own point's 200 floats, 16 loads in flight),
-// a warp holding such a point waited 13 round trips while the rest of its block waited on the
-// barrier after the loop: at center 60, 2,222 of the 6,500 stall samples were that barrier, the
-// average SM active 70 % of the launch (Nsight Compute, H100, 2026-12-06).
+// Launch e runs the pass for the batch of centers b..e (b = *batchStart) when the plan could not
+// pick center e + 1 (st.active[e]); otherwise it returns at once. Its rounds deal 32-point units
+// to the blocks in turn (a cluster near a new center, a contiguous run of points in the seed's
+// data, spreads over many blocks). In a batch of rounds each warp tests its points on its own:
+// for each center of the batch the triangle test (with the point's label and distance before the
+// pass: a point it rules out is farther from that center than its distance then, so farther than
+// anything the batch leaves it), for the centers it keeps the sketch test (the sketch read once),
+// and it queues the points some center still needs, with those centers. Then each warp takes
+// whole chunks of 32 queued points, a lane per point, reads the floats once and sums each needed
+// center's distance in the best variant's arithmetic, and applies them in center order (a center
+// takes the point when strictly nearer): the updates one center at a time would make. Each point's
+// final distance joins the farthest-point reduction and the histogram that sets the next tau.
 // Encode: the first center's instance, which also codes the sketch (its own registers: the
 // coding's few spills stay out of the other launches).
+#ifndef KL_KCP_MIN_BLOCKS
+#define KL_KCP_MIN_BLOCKS 3
+#endif
 template <bool Encode>
-__global__ void __launch_bounds__(kThreads, 4)
-    kcentersPrunedKernel(const float* __restrict__ X, int64_t n, int d, int j, int k,
+__global__ void __launch_bounds__(kThreads, KL_KCP_MIN_BLOCKS)
+    kcentersPrunedKernel(const float* __restrict__ X, int64_t n, int d, int e, int k,
                          float margin, float* __restrict__ dist, int* __restrict__ labels,
                          State st) {
-  extern __shared__ float2 smem2[];
+  if (!Encode && !st.active[e]) return;  // the plan chose center e + 1: no pass yet
+  extern __shared__ float smemF[];
   const int words = sketchWords(d);
   const int padded = words * kSketchDims;
-  float2* cl = smem2;                                    // padded (c - lo, step) pairs
-  float* center = reinterpret_cast<float*>(smem2 + padded);  // padded floats
-  float* cc = center + padded;                           // k floats
-  int* queueIndex = reinterpret_cast<int*>(cc + k);      // kQueue
-  float* queueOld = reinterpret_cast<float*>(queueIndex + kQueue);  // kQueue
-  float* preOld = queueOld + kQueue;                     // kRoundsPerBatch x kThreads
-  int* preLabel = reinterpret_cast<int*>(preOld + kQueue);  // kRoundsPerBatch x kThreads
-  float* stage = reinterpret_cast<float*>(preLabel + kQueue);  // 2 x kSlice x 32
-  float* terms = preOld;  // the last block's exact distances: kKCentersExactBudget floats
+  const int b = Encode ? 0 : *st.batchStart;
+  const int batch = e - b + 1;  // <= st.batchMost
+  // The center tables hold `width` centers per dimension (batch rounded up to 1, 2, 4 or 8, at
+  // most st.batchMost, a power of two): each width is its own instance of the pass below.
+  const int width = batch <= 1 ? 1 : batch <= 2 ? 2 : batch <= 4 ? 4 : 8;
+  float* stepS = smemF;                            // padded
+  float* clB = stepS + padded;                     // padded x width: c - lo
+  float* centerB = clB + width * padded;           // padded x width
+  float* ccB = centerB + width * padded;           // width x k
+  int* queueIndex = reinterpret_cast<int*>(ccB + width * k);  // kQueue
+  float* queueOld = reinterpret_cast<float*>(queueIndex + kQueue);
+  float* preOld = queueOld + kQueue;
+  int* preLabel = reinterpret_cast<int*>(preOld + kQueue);
+  unsigned char* queueMask = reinterpret_cast<unsigned char*>(preLabel + kQueue);
   __shared__ float wv[kWarps];
   __shared__ int wi[kWarps];
-  __shared__ unsigned long long visitedS, screenedS;
+  __shared__ unsigned long long visitedS[kBatchMost], screenedS[kBatchMost], distS[kBatchMost];
+  __shared__ unsigned histS[kHistBins];
   __shared__ int queued;
   __shared__ bool lastBlock;
+  __shared__ unsigned histTop;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int c = st.centers[j];
-  const bool valid = c >= 0 && c < n;
-  // The center's coordinates: from the chosen centers' table (contiguous, written by the last
-  // launch, NaN for an invalid index as below) after the first; the first's from the points.
-  const float* row = j > 0 ? st.centerRows + static_cast<int64_t>(j) * d : nullptr;
-  for (int q = threadIdx.x; q < padded; q += blockDim.x)
-    center[q] = q >= d ? 0.f
-                : row  ? __ldcg(row + q)
-                : (valid ? X[static_cast<int64_t>(q) * n + c] : __int_as_float(0x7fffffff));
-  if (j > 0) {  // the triangle test's distances (clustering_pruning.h)
-    const bool measured = kcentersExactCenterDistances(j, d);
-    const float rho2 = __ldcg(st.radius + j - 1);
-    for (int a = threadIdx.x; a < j; a += blockDim.x)
-      cc[a] = kcentersCenterBound(measured ? __ldcg(st.centerDist + a) : 0.f, measured, rho2);
+  // The batch's centers: from the chosen centers' table (written by whoever chose them) after the
+  // first; the first's from the points (NaN for an invalid index: nothing is skipped against it).
+  for (int t = threadIdx.x; t < width * padded; t += blockDim.x) {
+    const int q = t / width, u = t % width, ju = b + u;
+    float x = 0.f;
+    if (q < d && u < batch) {
+      if (ju > 0) {
+        x = __ldcg(st.centerRows + static_cast<int64_t>(ju) * d + q);
+      } else {
+        const int c = st.centers[0];
+        x = c >= 0 && c < n ? X[static_cast<int64_t>(q) * n + c] : __int_as_float(0x7fffffff);
+      }
+    }
+    centerB[t] = x;
   }
+  for (int t = threadIdx.x; t < batch * k; t += blockDim.x) {  // the triangle test's distances
+    const int u = t / k, a = t % k, ju = b + u;
+    if (ju == 0 || a >= ju) continue;
+    const bool measured = kcentersExactCenterDistances(ju, d);
+    ccB[t] = kcentersCenterBound(measured ? __ldcg(st.centerDist + t) : 0.f, measured,
+                                 __ldcg(st.radius + ju - 1));
+  }
+  for (int t = threadIdx.x; t < kHistBins; t += blockDim.x) histS[t] = 0u;
+  if (threadIdx.x < kBatchMost)
+    visitedS[threadIdx.x] = screenedS[threadIdx.x] = distS[threadIdx.x] = 0ull;
   if (threadIdx.x == 0) {
-    visitedS = screenedS = 0ull;
     queued = 0;
+    // The histogram's top: no distance the pass leaves exceeds the farthest before it (the sum
+    // of the grid's squared ranges for the first, about the largest squared distance there is).
+    histTop = __float_as_uint(b > 0 ? __ldcg(st.radius + b - 1) : *st.rangeBound);
   }
   __syncthreads();
   for (int q = threadIdx.x; q < padded; q += blockDim.x) {
     const float2 sc = st.scales[q];
-    cl[q] = make_float2(center[q] - sc.x, sc.y);  // past D: 0 - 0, step 0
+    stepS[q] = sc.y;
+    for (int u = 0; u < width; ++u) clB[q * width + u] = centerB[q * width + u] - sc.x;
   }
   __syncthreads();
+  const unsigned top = histTop;
 
   float bestV = -1.0f;
   int bestI = INT_MAX;
-  unsigned visited = 0, screened = 0;
   const int64_t units = (n + 31) / 32;
   const int64_t rounds = (units + static_cast<int64_t>(gridDim.x) * kWarps - 1) /
                          (static_cast<int64_t>(gridDim.x) * kWarps);
-  const int slices = (d + kSlice - 1) / kSlice;
-  for (int64_t r0 = 0; r0 < rounds; r0 += kRoundsPerBatch) {  // block-uniform
-    const int64_t r1 = r0 + kRoundsPerBatch < rounds ? r0 + kRoundsPerBatch : rounds;
-    // Every round's label and distance at once (one round trip where a round at a time took one
-    // each: 8 per launch at N = 1e6 even where the triangle test skips every point), kept in this
-    // thread's own slots of shared memory.
-    if (j > 0) {
-      float o[kRoundsPerBatch];
-      int a[kRoundsPerBatch];
-#pragma unroll
-      for (int r = 0; r < kRoundsPerBatch; ++r) {
-        const int64_t i = ((r0 + r) * kWarps + warp) * gridDim.x * 32 + blockIdx.x * 32 + lane;
-        const bool in = r0 + r < r1 && i < n;
-        o[r] = in ? dist[i] : 0.f;
-        a[r] = in ? labels[i] : -1;
-      }
-#pragma unroll
-      for (int r = 0; r < kRoundsPerBatch; ++r) {
-        preOld[r * kThreads + threadIdx.x] = o[r];
-        preLabel[r * kThreads + threadIdx.x] = a[r];
-      }
+  // A point's final distance (lanes where `on`; every lane of the warp calls it): into the
+  // farthest-point reduction and the histogram, one shared atomic per bin a warp touches (a
+  // warp's 32 points mostly share a bin: one atomic per point was 32 on one address).
+  const auto settle = [&](bool on, float v, int p) {
+    if (on && farther(v, p, bestV, bestI)) {
+      bestV = v;
+      bestI = p;
     }
-    // The tests, each warp on its own units; every lane takes part in the ballots.
-    for (int64_t r = r0; r < r1; ++r) {
-      const int64_t unit = (r * kWarps + warp) * gridDim.x + blockIdx.x;
-      const int64_t i = unit * 32 + lane;
-      bool read = false;
-      float old = 0.f;
-      if (i < n) {
-        const int slot = static_cast<int>(r - r0) * kThreads + threadIdx.x;
-        old = j > 0 ? preOld[slot] : 0.f;
-        const int a = j > 0 ? preLabel[slot] : 0;
-        read = j == 0 || a < 0 || a >= j || !kcentersSkips(cc[a], old, margin);
-        if (read && j > 0) {  // the triangle could not decide: the sketch
-          ++screened;
-          read = !kcentersSketchSkips(sketchDistance(st.codes, n, i, words, cl),
-                                      st.sketchErr[i], old, margin);
-        }
-        if (!read && farther(old, static_cast<int>(i), bestV, bestI)) {
-          bestV = old;
-          bestI = static_cast<int>(i);
-        }
-      }
-      const unsigned want = __ballot_sync(0xffffffffu, read);
-      if (want) {
-        int base = 0;
-        if (lane == 0) base = atomicAdd(&queued, __popc(want));
-        base = __shfl_sync(0xffffffffu, base, 0);
-        if (read) {
-          const int e = base + __popc(want & ((1u << lane) - 1u));
-          queueIndex[e] = static_cast<int>(i);
-          queueOld[e] = old;
-        }
-      }
+    const unsigned bin = on ? histBin(v, top) : static_cast<unsigned>(kHistBins);
+    const bool counted = bin < kHistBins;
+    const unsigned lanes = __ballot_sync(0xffffffffu, counted);
+    if (counted) {
+      const unsigned peers = __match_any_sync(lanes, bin);
+      if (lane == __ffs(peers) - 1) atomicAdd(&histS[bin], static_cast<unsigned>(__popc(peers)));
     }
-    __syncthreads();
-    const int count = queued;
-    const int chunks = (count + 31) / 32;
-    if (chunks > kBlockChunks || Encode) {  // many (or the sketch to code): a warp per chunk
+  };
+  // The pass, one instance per width (the batch's sums in registers, the center tables read 16
+  // bytes at a time).
+  const auto pass = [&](auto widthTag) {
+    constexpr int B = decltype(widthTag)::value;
+    for (int64_t r0 = 0; r0 < rounds; r0 += kRoundsPerBatch) {  // block-uniform
+      const int64_t r1 = r0 + kRoundsPerBatch < rounds ? r0 + kRoundsPerBatch : rounds;
+      // Every round's label and distance at once (one round trip where a round at a time took one
+      // each), kept in this thread's own slots of shared memory.
+      if (!Encode) {
+        float o[kRoundsPerBatch];
+        int a[kRoundsPerBatch];
+  #pragma unroll
+        for (int r = 0; r < kRoundsPerBatch; ++r) {
+          const int64_t i = ((r0 + r) * kWarps + warp) * gridDim.x * 32 + blockIdx.x * 32 + lane;
+          const bool in = r0 + r < r1 && i < n;
+          o[r] = in ? dist[i] : 0.f;
+          a[r] = in ? labels[i] : -1;
+        }
+  #pragma unroll
+        for (int r = 0; r < kRoundsPerBatch; ++r) {
+          preOld[r * kThreads + threadIdx.x] = o[r];
+          preLabel[r * kThreads + threadIdx.x] = a[r];
+        }
+      }
+      // The tests, each warp on its own units; every lane takes part in the ballots.
+      for (int64_t r = r0; r < r1; ++r) {
+        const int64_t unit = (r * kWarps + warp) * gridDim.x + blockIdx.x;
+        const int64_t i = unit * 32 + lane;
+        unsigned need = 0u, sketched = 0u;  // centers whose floats, whose sketch, the point needs
+        float old = 0.f;
+        if (i < n) {
+          if (Encode) {
+            need = 1u;
+          } else {
+            const int slot = static_cast<int>(r - r0) * kThreads + threadIdx.x;
+            old = preOld[slot];
+            const int a = preLabel[slot];
+  #pragma unroll
+            for (int u = 0; u < B; ++u) {
+              if (u < batch) {
+                const int ju = b + u;
+                const bool keep = a < 0 || a >= ju || !kcentersSkips(ccB[u * k + a], old, margin);
+                sketched |= static_cast<unsigned>(keep) << u;
+              }
+            }
+            if (sketched) {  // the triangle could not decide: the sketch, once for the batch
+              float s[B];
+              sketchDistances<B>(st.codes, n, i, words, clB, stepS, s);
+              const float err = st.sketchErr[i];
+  #pragma unroll
+              for (int u = 0; u < B; ++u)
+                if ((sketched >> u & 1u) && !kcentersSketchSkips(s[u], err, old, margin))
+                  need |= 1u << u;
+            }
+          }
+        }
+        settle(i < n && !need, old, static_cast<int>(i));
+        // Reads counted for the first center of the batch that needed them.
+        const int firstSketch = sketched ? __ffs(sketched) - 1 : -1;
+  #pragma unroll
+        for (int u = 0; u < B; ++u) {
+          const unsigned m = __ballot_sync(0xffffffffu, firstSketch == u);
+          const unsigned sums = __ballot_sync(0xffffffffu, sketched >> u & 1u);
+          if (lane == 0 && m) atomicAdd(&screenedS[u], static_cast<unsigned long long>(__popc(m)));
+          if (lane == 0 && sums) atomicAdd(&distS[u], static_cast<unsigned long long>(__popc(sums)));
+        }
+        const unsigned want = __ballot_sync(0xffffffffu, need != 0u);
+        if (want) {
+          int base = 0;
+          if (lane == 0) base = atomicAdd(&queued, __popc(want));
+          base = __shfl_sync(0xffffffffu, base, 0);
+          if (need) {
+            const int q = base + __popc(want & ((1u << lane) - 1u));
+            queueIndex[q] = static_cast<int>(i);
+            queueOld[q] = old;
+            queueMask[q] = static_cast<unsigned char>(need);
+          }
+        }
+      }
+      __syncthreads();
+      const int count = queued;
+      const int chunks = (count + 31) / 32;
       for (int chunk = warp; chunk < chunks; chunk += kWarps) {  // warp-uniform
-        const int e = chunk * 32 + lane;
-        const int p = e < count ? queueIndex[e] : -1;
+        const int q = chunk * 32 + lane;
+        const int p = q < count ? queueIndex[q] : -1;
         const bool dense = Encode || denseChunk(p, st.rows != nullptr);
-        if (p < 0) continue;
-        const float sum = Encode  ? columnDistanceEncode(X, n, p, d, center, st)
-                          : dense ? columnDistance(X, n, p, d, center)
-                                  : rowDistance(st.rows + static_cast<int64_t>(p) * d, d, center);
-        const float old = queueOld[e];
-        float m = old;
-        if (j == 0 || sum < old) {
-          dist[p] = sum;
-          labels[p] = j;
-          m = sum;
+        const unsigned need = p < 0 ? 0u : Encode ? 1u : queueMask[q];
+  #pragma unroll
+        for (int u = 0; u < B; ++u) {  // the float distances summed, per center
+          const unsigned sums = __ballot_sync(0xffffffffu, need >> u & 1u);
+          if (lane == 0 && sums) atomicAdd(&distS[u], static_cast<unsigned long long>(__popc(sums)));
         }
-        ++visited;
-        if (farther(m, p, bestV, bestI)) {
-          bestV = m;
-          bestI = p;
-        }
-      }
-    }
-    // Few: step s reads slice s % slices of chunk s / slices (32 queued points) into stage
-    // s & 1, a lane per point: from the columns every warp kSliceLoads dimensions kWarps apart
-    // (whole lines for contiguous points), from the rows (scattered points, denseChunk) every warp
-    // kSliceLoads consecutive ones; chunk c's distances are summed by warp c % kWarps while the
-    // next step's loads are in flight.
-    const int steps = chunks > kBlockChunks || Encode ? 0 : chunks * slices;
-    float v[kSliceLoads];
-    bool vDense = true;  // how v was loaded (the same in every warp: the chunk decides)
-    const auto load = [&](int s) {
-      const int e = s / slices * 32 + lane;
-      const int q0 = s % slices * kSlice;
-      const int qb = q0 + warp * kSliceLoads;
-      const int p = e < count ? queueIndex[e] : -1;
-      vDense = denseChunk(p, st.rows != nullptr);
-      const float* r = st.rows + static_cast<int64_t>(p < 0 ? 0 : p) * d;
-      if (vDense) {
-#pragma unroll
-        for (int m = 0; m < kSliceLoads; ++m) {
-          const int q = q0 + warp + kWarps * m;
-          v[m] = p >= 0 && q < d ? __ldcs(X + static_cast<int64_t>(q) * n + p) : 0.f;
-        }
-      } else if (d % 4 == 0) {  // qb and d multiples of 4: whole 16-byte pieces
-#pragma unroll
-        for (int m = 0; m < kSliceLoads; m += 4) {
-          const float4 t = p >= 0 && qb + m < d ? __ldcs(reinterpret_cast<const float4*>(r + qb + m))
-                                                : make_float4(0.f, 0.f, 0.f, 0.f);
-          v[m] = t.x;
-          v[m + 1] = t.y;
-          v[m + 2] = t.z;
-          v[m + 3] = t.w;
-        }
-      } else {
-#pragma unroll
-        for (int m = 0; m < kSliceLoads; ++m)
-          v[m] = p >= 0 && qb + m < d ? __ldcs(r + qb + m) : 0.f;
-      }
-    };
-    const auto store = [&](int s) {
-      float* buf = stage + (s & 1) * (kSlice * 32);
-#pragma unroll
-      for (int m = 0; m < kSliceLoads; ++m)
-        buf[(vDense ? warp + kWarps * m : warp * kSliceLoads + m) * 32 + lane] = v[m];
-    };
-    if (steps > 0) {
-      load(0);
-      store(0);
-    }
-    __syncthreads();
-    float sum = 0.f;
-    for (int s = 0; s < steps; ++s) {
-      const bool more = s + 1 < steps;
-      if (more) load(s + 1);
-      const int chunk = s / slices, slice = s % slices;
-      if (warp == chunk % kWarps) {
-        const float* buf = stage + (s & 1) * (kSlice * 32);
-        const int q0 = slice * kSlice;
-        const int qn = d - q0 < kSlice ? d - q0 : kSlice;
-        if (slice == 0) sum = 0.f;
-#pragma unroll 8
-        for (int t = 0; t < qn; ++t) {  // the best variant's arithmetic: one FMA per dimension
-          const float diff = center[q0 + t] - buf[t * 32 + lane];
-          sum = fmaf(diff, diff, sum);
-        }
-        const int e = chunk * 32 + lane;
-        if (slice == slices - 1 && e < count) {
-          const int p = queueIndex[e];
-          const float old = queueOld[e];
-          float m = old;
-          if (j == 0 || sum < old) {
-            dist[p] = sum;
-            labels[p] = j;
-            m = sum;
-          }
-          ++visited;
-          if (farther(m, p, bestV, bestI)) {
-            bestV = m;
-            bestI = p;
+        const float old = p < 0 ? 0.f : queueOld[q];
+        float cur = old;
+        int taken = -1;
+        if (p >= 0 && Encode) {
+          cur = columnDistanceEncode(X, n, p, d, centerB, st);
+          taken = 0;
+        } else if (p >= 0) {
+          float s[B];
+          if (dense)
+            columnDistances<B>(X, n, p, d, centerB, s);
+          else
+            rowDistances<B>(st.rows + static_cast<int64_t>(p) * d, d, centerB, s);
+  #pragma unroll
+          for (int u = 0; u < B; ++u) {
+            if ((need >> u & 1u) && s[u] < cur) {  // in center order, strictly nearer
+              cur = s[u];
+              taken = u;
+            }
           }
         }
+        if (taken >= 0) {
+          dist[p] = cur;
+          labels[p] = b + taken;
+        }
+        if (p >= 0) atomicAdd(&visitedS[__ffs(need) - 1], 1ull);
+        settle(p >= 0, cur, p);
       }
-      if (more) store(s + 1);
+      __syncthreads();
+      if (threadIdx.x == 0) queued = 0;
       __syncthreads();
     }
-    if (threadIdx.x == 0) queued = 0;
-    __syncthreads();
+  };
+  if (Encode || width == 1) {
+    pass(std::integral_constant<int, 1>{});
+  } else if (width == 2) {
+    pass(std::integral_constant<int, 2>{});
+  } else if (width == 4) {
+    pass(std::integral_constant<int, 4>{});
+  } else {
+    pass(std::integral_constant<int, 8>{});
   }
-  for (int o = 16; o > 0; o >>= 1) {
-    visited += __shfl_xor_sync(0xffffffffu, visited, o);
-    screened += __shfl_xor_sync(0xffffffffu, screened, o);
+  blockFarthest<kWarps>(bestV, bestI, wv, wi);  // (its barrier also orders the counters)
+  for (int t = threadIdx.x; t < kHistBins; t += blockDim.x)
+    if (histS[t]) atomicAdd(st.hist + t, histS[t]);
+  if (threadIdx.x < batch) {
+    if (visitedS[threadIdx.x]) atomicAdd(st.visited + b + threadIdx.x, visitedS[threadIdx.x]);
+    if (screenedS[threadIdx.x]) atomicAdd(st.screened + b + threadIdx.x, screenedS[threadIdx.x]);
+    if (distS[threadIdx.x]) atomicAdd(st.distances + b + threadIdx.x, distS[threadIdx.x]);
   }
-  if (lane == 0 && visited) atomicAdd(&visitedS, static_cast<unsigned long long>(visited));
-  if (lane == 0 && screened) atomicAdd(&screenedS, static_cast<unsigned long long>(screened));
-
-  blockFarthest<kWarps>(bestV, bestI, wv, wi);  // (its barrier also orders visitedS)
+  __syncthreads();
   if (threadIdx.x == 0) {
     st.blockValue[blockIdx.x] = bestV;
     st.blockIndex[blockIdx.x] = bestI;
-    if (visitedS) atomicAdd(st.visited + j, visitedS);
-    if (screenedS) atomicAdd(st.screened + j, screenedS);
     __threadfence();
     lastBlock = atomicAdd(st.arrivals, 1u) == gridDim.x - 1;
   }
   __syncthreads();
   if (!lastBlock) return;
+  __threadfence();
 
   float bv = -1.0f;
   int bi = INT_MAX;
-  for (int b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
-    const float ov = __ldcg(st.blockValue + b);
-    const int oi = __ldcg(st.blockIndex + b);
+  for (int t = threadIdx.x; t < gridDim.x; t += blockDim.x) {
+    const float ov = __ldcg(st.blockValue + t);
+    const int oi = __ldcg(st.blockIndex + t);
     if (farther(ov, oi, bv, bi)) {
       bv = ov;
       bi = oi;
@@ -632,54 +795,200 @@ __global__ void __launch_bounds__(kThreads, 4)
   __syncthreads();
   blockFarthest<kWarps>(bv, bi, wv, wi);
   __shared__ int nextS;
+  // The next tau: the lowest bin edge with at most kCandidateCap points above it (warp 0: each
+  // lane 16 bins, their counts scanned across the warp). The histogram is cleared for the next pass.
+  if (warp == 0) {
+    constexpr int per = kHistBins / 32;
+    unsigned c[per];
+    unsigned sum = 0;
+#pragma unroll
+    for (int t = 0; t < per; ++t) {
+      c[t] = __ldcg(st.hist + lane * per + t);
+      sum += c[t];
+    }
+    unsigned before = sum;  // inclusive scan, then made exclusive
+    for (int o = 1; o < 32; o <<= 1) {
+      const unsigned y = __shfl_up_sync(0xffffffffu, before, o);
+      if (lane >= o) before += y;
+    }
+    before -= sum;
+    int lastBin = -1;
+    unsigned run = before;
+#pragma unroll
+    for (int t = 0; t < per; ++t) {
+      run += c[t];
+      if (run <= static_cast<unsigned>(kCandidateCap)) lastBin = lane * per + t;
+    }
+    for (int o = 16; o > 0; o >>= 1) lastBin = max(lastBin, __shfl_xor_sync(0xffffffffu, lastBin, o));
+    if (lane == 0) {
+      const unsigned edge = (static_cast<unsigned>(lastBin) + 1u) << kHistShift;
+      *st.tau = lastBin < 0 ? INFINITY : edge >= top ? 0.f : __uint_as_float(top - edge);
+      st.radius[e] = bv;
+      if (e + 1 < k) st.centers[e + 1] = bi;
+      *st.batchStart = e + 1;
+      *st.candCount = 0u;
+      *st.arrivals = 0u;
+      nextS = bi;
+    }
+  }
+  __syncthreads();
+  for (int t = threadIdx.x; t < kHistBins; t += blockDim.x) st.hist[t] = 0u;
+  if (Encode)  // the first center's row, for the distances to the next ones
+    for (int q = threadIdx.x; q < d; q += blockDim.x) st.centerRows[q] = centerB[q];
+  if (e + 1 >= k) return;
+  __syncthreads();
+  chooseCenterRow(X, n, d, k, e + 1, nextS, 0, st);  // row 0: the first of the next batch
+}
+
+// The plan launch for center j (j >= 1): at the batch's first center, every point above tau is
+// listed with its distance brought up to date with center j; later, the listed points are brought
+// up to date. The farthest listed point is center j + 1 when it is strictly above tau (every point
+// above tau is listed) and the batch has room; else launch j runs the pass (st.active[j]).
+__global__ void __launch_bounds__(kPlanThreads)
+    kcentersPlanKernel(const float* __restrict__ X, int64_t n, int d, int j, int k,
+                       const float* __restrict__ dist, State st) {
+  extern __shared__ float planCenter[];  // padded floats
+  __shared__ float wv[kPlanThreads / 32];
+  __shared__ int wi[kPlanThreads / 32];
+  __shared__ bool lastBlock, chosen;
+  __shared__ int nextS;
+  const int b = *st.batchStart;
+  const float tau = *st.tau;
+  for (int q = threadIdx.x; q < d; q += blockDim.x)
+    planCenter[q] = __ldcg(st.centerRows + static_cast<int64_t>(j) * d + q);
+  __syncthreads();
+  const auto distanceTo = [&](int p) {
+    return st.rows ? rowDistance(st.rows + static_cast<int64_t>(p) * d, d, planCenter)
+                   : columnDistance(X, n, p, d, planCenter);
+  };
+  float bestV = -1.0f;
+  int bestI = INT_MAX;
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  const int64_t first = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j == b) {  // list the points above tau
+    for (int64_t i = first; i < n; i += stride) {
+      const float old = __ldcg(dist + i);
+      if (!(old > tau)) continue;
+      const float s = distanceTo(static_cast<int>(i));
+      const float v = s < old ? s : old;
+      const unsigned slot = atomicAdd(st.candCount, 1u);
+      if (slot < static_cast<unsigned>(kCandidateCap)) {
+        st.candIndex[slot] = static_cast<int>(i);
+        st.candValue[slot] = v;
+      }
+      if (farther(v, static_cast<int>(i), bestV, bestI)) {
+        bestV = v;
+        bestI = static_cast<int>(i);
+      }
+    }
+  } else if (st.planRows > 0) {
+    // Bring the listed points up to date, planRows at a time per block: the block's threads load
+    // their rows into shared memory together (every load in flight at once, where a thread
+    // reading its own row waited 7 round trips at D = 200), then a thread per point sums its
+    // distance from there in the best variant's arithmetic.
+    const unsigned listed = __ldcg(st.candCount);
+    const int count = listed < static_cast<unsigned>(kCandidateCap) ? static_cast<int>(listed)
+                                                                     : kCandidateCap;
+    const int rows = st.planRows, pitch = d + 1;  // odd pitch: a thread per row, no bank conflicts
+    const int padded = sketchWords(d) * kSketchDims;
+    float* rowsS = planCenter + padded;
+    int* indexS = reinterpret_cast<int*>(rowsS + rows * pitch);
+    for (int base = blockIdx.x * rows; base < count; base += gridDim.x * rows) {  // block-uniform
+      for (int r = threadIdx.x; r < rows; r += blockDim.x)
+        indexS[r] = base + r < count ? st.candIndex[base + r] : -1;
+      __syncthreads();
+      const int total = rows * d;
+      for (int e0 = threadIdx.x; e0 < total; e0 += 16 * kPlanThreads) {
+        float x[16];
+#pragma unroll
+        for (int m = 0; m < 16; ++m) {
+          const int e = e0 + m * kPlanThreads;
+          const int r = e / d, q = e - r * d;
+          const int p = e < total ? indexS[r] : -1;
+          x[m] = p >= 0 ? __ldcg(st.rows + static_cast<int64_t>(p) * d + q) : 0.f;
+        }
+#pragma unroll
+        for (int m = 0; m < 16; ++m) {
+          const int e = e0 + m * kPlanThreads;
+          if (e < total) rowsS[(e / d) * pitch + e % d] = x[m];
+        }
+      }
+      __syncthreads();
+      const int r = threadIdx.x;
+      if (r < rows && base + r < count) {
+        float sum = 0.f;
+        const float* row = rowsS + r * pitch;
+        for (int q = 0; q < d; ++q) {
+          const float diff = planCenter[q] - row[q];
+          sum = fmaf(diff, diff, sum);
+        }
+        const int p = indexS[r];
+        float v = st.candValue[base + r];
+        if (sum < v) {
+          v = sum;
+          st.candValue[base + r] = v;
+        }
+        if (farther(v, p, bestV, bestI)) {
+          bestV = v;
+          bestI = p;
+        }
+      }
+      __syncthreads();  // the stage is read before the next rows overwrite it
+    }
+  } else {  // bring the listed points up to date, a thread per point
+    const unsigned listed = __ldcg(st.candCount);
+    const int64_t count = listed < static_cast<unsigned>(kCandidateCap) ? listed : kCandidateCap;
+    for (int64_t t = first; t < count; t += stride) {
+      const int p = st.candIndex[t];
+      float v = st.candValue[t];
+      const float s = distanceTo(p);
+      if (s < v) {
+        v = s;
+        st.candValue[t] = v;
+      }
+      if (farther(v, p, bestV, bestI)) {
+        bestV = v;
+        bestI = p;
+      }
+    }
+  }
+  blockFarthest<kPlanThreads / 32>(bestV, bestI, wv, wi);
   if (threadIdx.x == 0) {
-    st.radius[j] = bv;
-    if (j + 1 < k) st.centers[j + 1] = bi;
+    st.planValue[blockIdx.x] = bestV;
+    st.planIndex[blockIdx.x] = bestI;
+    __threadfence();
+    lastBlock = atomicAdd(st.planArrivals, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!lastBlock) return;
+  __threadfence();
+  float bv = -1.0f;
+  int bi = INT_MAX;
+  for (int t = threadIdx.x; t < gridDim.x; t += blockDim.x) {
+    const float ov = __ldcg(st.planValue + t);
+    const int oi = __ldcg(st.planIndex + t);
+    if (farther(ov, oi, bv, bi)) {
+      bv = ov;
+      bi = oi;
+    }
+  }
+  __syncthreads();
+  blockFarthest<kPlanThreads / 32>(bv, bi, wv, wi);
+  if (threadIdx.x == 0) {
+    const unsigned listed = __ldcg(st.candCount);
+    const bool ok = listed <= static_cast<unsigned>(kCandidateCap) && bv > tau && j + 1 < k &&
+                    j + 1 - b < st.batchMost;
+    if (ok) {
+      st.radius[j] = bv;
+      st.centers[j + 1] = bi;
+    }
+    st.active[j] = ok ? 0 : 1;
+    *st.planArrivals = 0u;
+    chosen = ok;
     nextS = bi;
-    *st.arrivals = 0u;
   }
   __syncthreads();
-  if (j == 0)  // the first center's row, for the distances below
-    for (int q = threadIdx.x; q < d; q += blockDim.x) st.centerRows[q] = center[q];
-  if (j + 1 >= k) return;
-  // The next center's coordinates (into `center`: this block is done with it) and, while the
-  // K x D values are few (clustering_pruning.h), its squared distances to centers 0..j.
-  const int next = nextS;
-  const bool nextValid = next >= 0 && next < n;
-  __syncthreads();
-  for (int q = threadIdx.x; q < d; q += blockDim.x) {
-    const float x = nextValid ? X[static_cast<int64_t>(q) * n + next] : __int_as_float(0x7fffffff);
-    center[q] = x;
-    st.centerRows[static_cast<int64_t>(j + 1) * d + q] = x;
-  }
-  if (!kcentersExactCenterDistances(j + 1, d)) return;
-  __syncthreads();
-  // Every difference at once (element e = a D + q of the contiguous table, 16 loads in flight per
-  // thread), into the stages; then one thread per center sums its D squares in dimension order
-  // (float, like the points' distances: the test's margin covers its rounding).
-  const int total = (j + 1) * d;
-  for (int e0 = threadIdx.x; e0 < total; e0 += kThreads * 16) {
-    float u[16];
-#pragma unroll
-    for (int m = 0; m < 16; ++m) {
-      const int e = e0 + kThreads * m;
-      u[m] = e < total ? __ldcg(st.centerRows + e) : 0.f;
-    }
-#pragma unroll
-    for (int m = 0; m < 16; ++m) {
-      const int e = e0 + kThreads * m;
-      if (e < total) terms[e] = center[e % d] - u[m];
-    }
-  }
-  __syncthreads();
-  for (int a = threadIdx.x; a <= j; a += blockDim.x) {
-    float s = 0.f;
-    for (int q = 0; q < d; ++q) {
-      const float t = terms[a * d + q];
-      s = fmaf(t, t, s);
-    }
-    st.centerDist[a] = s;
-  }
+  if (chosen) chooseCenterRow(X, n, d, k, j + 1, nextS, j + 1 - b, st);
 }
 
 }  // namespace
@@ -696,12 +1005,17 @@ struct KCentersPruned::Impl {
   cuda::DeviceBuffer<float> dist, radius, blockValue, centerRows, centerDist;
   cuda::DeviceBuffer<int> labels, centers, blockIndex;
   cuda::DeviceBuffer<unsigned> arrivals;
-  cuda::DeviceBuffer<unsigned long long> visited, screened;
+  cuda::DeviceBuffer<unsigned long long> visited, screened, distanceSums;
   cuda::DeviceBuffer<uint4> codes;
   cuda::DeviceBuffer<float> sketchErr;
   const float* rows = nullptr;  // the caller's point-major points, or null
   cuda::DeviceBuffer<float2> scales, rangePartial;
   cuda::DeviceBuffer<double> slack;
+  cuda::DeviceBuffer<float> rangeBound, tau, candValue, planValue;
+  cuda::DeviceBuffer<int> batchStart, active, candIndex, planIndex;
+  cuda::DeviceBuffer<unsigned> hist, candCount, planArrivals;
+  int planGrid = 0;
+  int batchMost = 1;
   cudaGraphExec_t graph = nullptr;
 
   ~Impl() {
@@ -714,10 +1028,19 @@ struct KCentersPruned::Impl {
       throw InputError("pruned k-centers: D = " + std::to_string(d) + " needs " +
                        std::to_string(sketchWords(d)) + " sketch words, at most 65535");
     const size_t padded = static_cast<size_t>(sketchWords(d)) * kSketchDims;
-    smem = prunedSmemBytes(static_cast<int>(padded), k);
     const cuda::LaunchLimits limits = cuda::currentLaunchLimits();
     const int optin = limits.sharedPerBlockOptin, sms = limits.sms;
-    if (smem + 256 > static_cast<size_t>(optin))
+    // The static shared memory (histogram, counters) beside the dynamic: about 4.5 KB.
+    constexpr size_t kStatic = 5 * 1024;
+    batchMost = kBatchMost;  // a power of two: the pass has instances for 1, 2, 4 and 8
+    while (batchMost > 1 &&
+           prunedSmemBytes(static_cast<int>(padded), k, batchMost) + kStatic > static_cast<size_t>(optin))
+      batchMost /= 2;
+    // KERNELLAB_KCENTERS_BATCH=B (for measuring): at most B centers a pass.
+    if (const char* bs = std::getenv("KERNELLAB_KCENTERS_BATCH"))
+      for (const int want = std::max(1, std::atoi(bs)); batchMost > want;) batchMost /= 2;
+    smem = prunedSmemBytes(static_cast<int>(padded), k, batchMost);
+    if (smem + kStatic > static_cast<size_t>(optin))
       throw InputError("pruned k-centers stages the center, its sketch grid, its distances to "
                        "the earlier centers, a queue of points and their floats in shared "
                        "memory: D = " + std::to_string(d) + ", K = " + std::to_string(k) +
@@ -742,9 +1065,10 @@ struct KCentersPruned::Impl {
     blockValue.allocate(static_cast<size_t>(grid));
     blockIndex.allocate(static_cast<size_t>(grid));
     centerRows.allocate(static_cast<size_t>(k) * d);
-    centerDist.allocate(static_cast<size_t>(k));
+    centerDist.allocate(static_cast<size_t>(k) * batchMost);
     visited.allocate(static_cast<size_t>(k));
     screened.allocate(static_cast<size_t>(k));
+    distanceSums.allocate(static_cast<size_t>(k));
     codes.allocate(static_cast<size_t>(sketchWords(d)) * static_cast<size_t>(n));
     sketchErr.allocate(static_cast<size_t>(n));
     // KERNELLAB_KCENTERS_ROWS=0 (for measuring): every chunk from the dimension-major points.
@@ -755,11 +1079,50 @@ struct KCentersPruned::Impl {
     slack.allocate(1);
     arrivals.allocate(1);
     KL_CUDA_CHECK(cudaMemsetAsync(arrivals.get(), 0, sizeof(unsigned), stream));
+    planGrid = std::max(1, std::min(sms * 2, static_cast<int>((n + kPlanThreads - 1) / kPlanThreads)));
+    rangeBound.allocate(1);
+    tau.allocate(1);
+    batchStart.allocate(1);
+    active.allocate(static_cast<size_t>(k));
+    hist.allocate(kHistBins);
+    candIndex.allocate(kCandidateCap);
+    candValue.allocate(kCandidateCap);
+    candCount.allocate(1);
+    planValue.allocate(static_cast<size_t>(planGrid));
+    planIndex.allocate(static_cast<size_t>(planGrid));
+    planArrivals.allocate(1);
+    KL_CUDA_CHECK(cudaMemsetAsync(planArrivals.get(), 0, sizeof(unsigned), stream));
 
-    const State st{centers.get(),    radius.get(),     blockValue.get(), blockIndex.get(),
-                   arrivals.get(),   centerRows.get(), centerDist.get(), visited.get(),
-                   screened.get(),   codes.get(),      sketchErr.get(),  scales.get(),
-                   slack.get(),      codes.get(),      sketchErr.get(),  rows};
+    State st{};
+    st.centers = centers.get();
+    st.radius = radius.get();
+    st.blockValue = blockValue.get();
+    st.blockIndex = blockIndex.get();
+    st.arrivals = arrivals.get();
+    st.centerRows = centerRows.get();
+    st.centerDist = centerDist.get();
+    st.visited = visited.get();
+    st.screened = screened.get();
+    st.distances = distanceSums.get();
+    st.codes = codes.get();
+    st.sketchErr = sketchErr.get();
+    st.scales = scales.get();
+    st.slack = slack.get();
+    st.encodeCodes = codes.get();
+    st.encodeErr = sketchErr.get();
+    st.rows = rows;
+    st.rangeBound = rangeBound.get();
+    st.batchStart = batchStart.get();
+    st.active = active.get();
+    st.tau = tau.get();
+    st.hist = hist.get();
+    st.candIndex = candIndex.get();
+    st.candValue = candValue.get();
+    st.candCount = candCount.get();
+    st.planValue = planValue.get();
+    st.planIndex = planIndex.get();
+    st.planArrivals = planArrivals.get();
+    st.batchMost = batchMost;
     cudaGraph_t g = nullptr;
     const auto captured = [&](cudaError_t e) {  // a failed launch ends the capture first
       if (e == cudaSuccess) return;
@@ -773,12 +1136,40 @@ struct KCentersPruned::Impl {
                         stream>>>(points, n, d, rangePartial.get());
     captured(cudaGetLastError());
     sketchScaleKernel<<<1, kThreads, 0, stream>>>(rangePartial.get(), d, static_cast<int>(padded),
-                                                  scales.get(), slack.get());
+                                                  scales.get(), slack.get(), rangeBound.get());
     captured(cudaGetLastError());
-    for (int j = 0; j < k; ++j) {  // the first also codes the sketch
-      (j == 0 ? kcentersPrunedKernel<true> : kcentersPrunedKernel<false>)<<<grid, kThreads, smem,
-                                                                           stream>>>(
-          points, n, d, j, k, margin, dist.get(), labels.get(), st);
+    // Center 0's pass (it also codes the sketch); then per center a plan and, where the plan could
+    // not pick the next center, the pass for the batch.
+    kcentersPrunedKernel<true><<<grid, kThreads, smem, stream>>>(points, n, d, 0, k, margin,
+                                                               dist.get(), labels.get(), st);
+    captured(cudaGetLastError());
+    // The plan's stage of listed rows (where the point-major rows exist): 32 rows of D + 1 floats
+    // a block (4,096 listed points over 128 blocks; at D = 200 each thread loads 25 floats, 16 in
+    // flight), fewer where the shared memory is short, none below 8 (a thread per row then).
+    // KERNELLAB_KCENTERS_PLAN_ROWS=0 (for measuring): a thread reads its own row.
+    int planRows = 0;
+    if (rows) {
+      const size_t perRow = (static_cast<size_t>(d) + 1) * sizeof(float) + sizeof(int);
+      const size_t room = static_cast<size_t>(optin) - padded * sizeof(float) - 1024;
+      planRows = static_cast<int>(std::min<size_t>(32, room / perRow));
+      if (const char* pr = std::getenv("KERNELLAB_KCENTERS_PLAN_ROWS"))
+        planRows = std::min(planRows, std::max(0, std::atoi(pr)));
+      if (planRows < 8) planRows = 0;
+    }
+    st.planRows = planRows;
+    const size_t planSmem =
+        padded * sizeof(float) +
+        static_cast<size_t>(planRows) * ((static_cast<size_t>(d) + 1) * sizeof(float) + sizeof(int));
+    if (planSmem > 48 * 1024)
+      KL_CUDA_CHECK(cudaFuncSetAttribute(kcentersPlanKernel,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(planSmem)));
+    for (int j = 1; j < k; ++j) {
+      kcentersPlanKernel<<<planGrid, kPlanThreads, planSmem, stream>>>(points, n, d, j, k,
+                                                                       dist.get(), st);
+      captured(cudaGetLastError());
+      kcentersPrunedKernel<false><<<grid, kThreads, smem, stream>>>(points, n, d, j, k, margin,
+                                                                    dist.get(), labels.get(), st);
       captured(cudaGetLastError());
     }
     KL_CUDA_CHECK(cudaStreamEndCapture(stream, &g));
@@ -811,6 +1202,8 @@ double KCentersPruned::run(int64_t firstCenter) {
   KL_CUDA_CHECK(cudaMemsetAsync(m.centerDist.get(), 0xFF, m.centerDist.bytes(), m.stream));
   KL_CUDA_CHECK(cudaMemsetAsync(m.visited.get(), 0, m.visited.bytes(), m.stream));
   KL_CUDA_CHECK(cudaMemsetAsync(m.screened.get(), 0, m.screened.bytes(), m.stream));
+  KL_CUDA_CHECK(cudaMemsetAsync(m.distanceSums.get(), 0, m.distanceSums.bytes(), m.stream));
+  KL_CUDA_CHECK(cudaMemsetAsync(m.hist.get(), 0, m.hist.bytes(), m.stream));
   const int first = static_cast<int>(firstCenter);
   KL_CUDA_CHECK(
       cudaMemcpyAsync(m.centers.get(), &first, sizeof(int), cudaMemcpyHostToDevice, m.stream));
@@ -843,6 +1236,10 @@ std::vector<int64_t> KCentersPruned::visited() const {
 }
 std::vector<int64_t> KCentersPruned::screened() const {
   const std::vector<unsigned long long> v = download(impl_->screened);
+  return std::vector<int64_t>(v.begin(), v.end());
+}
+std::vector<int64_t> KCentersPruned::distanceSums() const {
+  const std::vector<unsigned long long> v = download(impl_->distanceSums);
   return std::vector<int64_t>(v.begin(), v.end());
 }
 int KCentersPruned::grid() const { return impl_->grid; }
