@@ -751,6 +751,11 @@ ChartSpec coordinatesReadChart(const QVector<const RunRef*>& runs, Family family
       // The lazy engine counts its distances too: a read point sums one per center it missed.
       if (it.distances >= 0)
         note += QObject::tr("; %L1 point-center distances summed").arg(qlonglong(it.distances));
+      // The CUDA engine's several centers a pass: say which centers ended one.
+      if (it.pass == 1)
+        note += QObject::tr("; a pass over the N points ended here");
+      else if (it.pass == 0)
+        note += QObject::tr("; chosen by the plan from the points above the threshold (no pass)");
       full.notes << note;
       // No sketch line point for center 1 (nothing to test against yet: every point is read
       // in float) or for a file from before the sketch.
@@ -773,16 +778,23 @@ ChartSpec coordinatesReadChart(const QVector<const RunRef*>& runs, Family family
     spec.notes << QObject::tr(
         "Solid, circles: the share of the N points whose D float coordinates (4 D bytes) the "
         "pruned variant read for that center. Dashed, diamonds: the share whose 8-bit sketch (D "
-        "bytes) it read. Every other point cost it 8 bytes (label and distance). Center 1 reads "
-        "every point; the unpruned variants read every point for every center.");
+        "bytes) it read. Every other point cost it 8 bytes (label and distance) a pass. Center 1 "
+        "reads every point; the unpruned variants read every point for every center.");
+    spec.notes << QObject::tr(
+        "Several centers a pass (the CUDA engine): distances only shrink, so while the farthest "
+        "of the points listed above a threshold is still above it, it is the next center, chosen "
+        "without a pass; one pass then brings every point up to date with all the centers chosen "
+        "since the last (up to 8). A point's reads count for the first center of its pass that "
+        "needed them, so centers chosen by the plan show few or none (the tooltip says which "
+        "centers ended a pass).");
     spec.notes << QObject::tr(
         "Two exact tests, each with a rounding margin, so the centers and distances are the "
         "unpruned ones bit for bit. Triangle: a point is skipped when the new center is more than "
         "twice as far from the point's center as the point is; clusters that have a center are "
         "skipped whole. Sketch: the distance to the point's 8-bit copy, less that copy's proven "
         "error, already exceeds the point's distance; it rules out the clusters still without a "
-        "center. In one broad cloud the triangle test skips almost nothing and the sketch is read "
-        "for every point: it still decides most of them in many dimensions, fewer in few.");
+        "center. In one broad cloud the triangle test skips almost nothing and every pass reads "
+        "every point's sketch: it still decides most of them in many dimensions, fewer in few.");
   }
   if (lazy)
     spec.notes << QObject::tr(

@@ -73,6 +73,10 @@ shoot models window_access.png --view access
 shoot h200 gantt_view_h200.png --open "$h200" --view gantt --gantt-sms 16
 shoot h200 gantt_view_h200_all.png --open "$h200" --view gantt --gantt-sms 0
 shoot h200 window_occupancy.png --open "$h200" --view occupancy
+# The pruned k-centers' reads per center, from session 25's `bench best` on an H100 (the seed's
+# data and one broad cloud).
+shoot s25 timing-coordinates-read.png --open docs/data/h100-bench-best-2026-12-07-s25.json.xz \
+  --chart coordinates-read
 shoot knn window_knn.png --config "$work/knn.json" --run --view knn
 if ! shoot kmeans clusters.png --config "$work/kmeans.json" --run --view clusters 2>/dev/null; then
   demo="$build/tests/tmp/kcenters-demo.json"

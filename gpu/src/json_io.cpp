@@ -191,6 +191,7 @@ void iterationFields(F& f, V& v) {
   f.when(v.visited >= 0, "visited", v.visited);
   f.when(v.screened >= 0, "screened", v.screened);
   f.when(v.distances >= 0, "distances", v.distances);
+  f.when(v.pass >= 0, "pass", v.pass);
 }
 
 template <class F, class V>

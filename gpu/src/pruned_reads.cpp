@@ -15,6 +15,7 @@ PrunedReads prunedReads(const std::vector<IterationRecord>& iterations, int64_t 
     screened += double(std::max<int64_t>(0, it.screened));  // -1: no sketch (the lazy CPU engine)
     r.sketched = r.sketched || it.screened >= 0;
     distances += double(std::max<int64_t>(0, it.distances));  // where counted
+    if (it.pass >= 0) r.passes = std::max(r.passes, 0) + it.pass;
     ++r.centers;
   }
   if (r.centers == 0) return r;

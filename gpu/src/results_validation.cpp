@@ -100,6 +100,7 @@ void checkVariant(const VariantResult& v, const FamilyDescriptor* family, const 
     checkWithin(r.visited, -1, kMaxIndexed, it + ".visited", "-1 or a count of points");
     checkWithin(r.screened, -1, kMaxIndexed, it + ".screened", "-1 or a count of points");
     atLeast(r.distances, -1, it + ".distances");  // at most N K: the family's checkStored
+    checkWithin(r.pass, -1, 1, it + ".pass", "-1 (not counted), 0 or 1");
     if (!r.kernelMs.empty() && r.kernelMs.size() != v.kernels.size())
       refuseField(it + ".kernel_ms", "has " + std::to_string(r.kernelMs.size()) +
                                          " times; the variant has " +

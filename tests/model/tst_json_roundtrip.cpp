@@ -177,6 +177,12 @@ class TstJsonRoundtrip : public QObject {
     QCOMPARE(json(it).get<IterationRecord>().visited, int64_t(123456789012));
     QVERIFY(!json(IterationRecord{}).contains("visited"));
     QCOMPARE(json(IterationRecord{}).get<IterationRecord>().visited, int64_t(-1));
+    // Whether the center's launch ran a pass (the CUDA engine's several centers a pass).
+    it.pass = 0;
+    QCOMPARE(json(it)["pass"].get<int>(), 0);
+    QCOMPARE(json(it).get<IterationRecord>().pass, 0);
+    QVERIFY(!json(IterationRecord{}).contains("pass"));
+    QCOMPARE(json(IterationRecord{}).get<IterationRecord>().pass, -1);
     QVERIFY(!json(ClusteringOutput{}).contains("stop_reason"));    // k-centers
   }
 

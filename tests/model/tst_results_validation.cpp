@@ -157,6 +157,15 @@ class TstResultsValidation : public QObject {
     j = f;
     j["runs"][0]["variants"][0]["iterations"][1]["visited"] = -2;
     QVERIFY(errorOf(j.dump()).contains("iterations[1].visited = -2 is outside -1.."));
+    // A center ran a pass or did not: 0 or 1 (-1, or absent: not counted).
+    j = f;
+    j["runs"][0]["variants"][0]["iterations"][1]["pass"] = 1;
+    QVERIFY2(errorOf(j.dump()).isEmpty(), qPrintable(errorOf(j.dump())));
+    j["runs"][0]["variants"][0]["iterations"][1]["pass"] = 2147483648LL;
+    QVERIFY2(errorOf(j.dump()).contains("'pass': 2147483648 is above the limit 2147483647"),
+             qPrintable(errorOf(j.dump())));
+    j["runs"][0]["variants"][0]["iterations"][1]["pass"] = 2;
+    QVERIFY(errorOf(j.dump()).contains("iterations[1].pass = 2 is outside -1..1"));
   }
 
   void knnIndicesStayInsideTheImage() {

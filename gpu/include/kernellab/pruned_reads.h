@@ -20,6 +20,10 @@ struct PrunedReads {
                           // k-means; the lazy CPU k-centers; 0 where not counted)
   bool sketched = false;  // some record counts a sketch (the CUDA engine's eager pass; the CPU
                           // engine's lazy traversal, since session 17, reads none)
+  int passes = -1;        // the centers whose launch ran a pass over the N points (the CUDA
+                          // engine's several centers a pass; -1: not counted, one a center)
+  // The passes over the N points per center: 1 where not counted.
+  double passShare() const { return passes >= 0 && centers > 0 ? double(passes) / centers : 1.0; }
   // The coordinate bytes read per center over one full read (4 N D): a sketch code is a quarter
   // of a float coordinate.
   double byteShare() const { return floatShare + sketchShare / 4.0; }

@@ -129,7 +129,12 @@ struct IterationRecord {        // one k-means iteration or one k-centers center
   int64_t distances = -1;       // pruned k-means: point-center distances computed in this
                                 // iteration (0..N K; -1: not counted; the others compute N K);
                                 // lazy CPU pruned k-centers: the distances this center's passes
-                                // summed (each read point one per center its unit missed)
+                                // summed (each read point one per center its unit missed); CUDA
+                                // pruned k-centers: the sketch and float distances to this center
+  int pass = -1;                // CUDA pruned k-centers: 1 where this center's launch ran a pass
+                                // over the N points (bringing them up to date with every center
+                                // since the last pass), 0 where the plan chose the next center
+                                // from the listed points without one (-1: not counted)
 };
 
 // Why a k-means run stopped (ClusteringOutput::stopReason).

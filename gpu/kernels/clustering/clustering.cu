@@ -363,6 +363,7 @@ class CudaBackend final : public Backend {
       run.visited = kcPruned_->visited();
       run.screened = kcPruned_->screened();
       run.distances = kcPruned_->distanceSums();
+      run.passes = kcPruned_->passes();
     } else if (kcBest_) {
       run.ms = kcBest_->run(first);
       run.centers = kcBest_->centers();

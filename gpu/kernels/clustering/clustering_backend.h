@@ -46,8 +46,11 @@ struct KCentersRun {
   std::vector<int64_t> visited;    // pruned: per center, the points whose coordinates were read
                                    // (empty for best: it reads all N every time)
   std::vector<int64_t> screened;   // pruned: per center, the points whose 8-bit sketch was read
-  std::vector<int64_t> distances;  // pruned, lazy CPU engine: per center, the point-center
-                                   // distances summed (empty where each read point sums one)
+  std::vector<int64_t> distances;  // pruned: per center, the point-center distances summed
+                                   // (empty where each read point sums one)
+  std::vector<int> passes;         // pruned, CUDA: per center, 1 where its launch ran a pass over
+                                   // the N points, 0 where the plan chose the next center without
+                                   // one (empty where every center runs one)
 };
 
 class Backend {

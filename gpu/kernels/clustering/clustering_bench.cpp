@@ -108,7 +108,12 @@ void printClusteringDetails(std::ostream& out, const RunResult& run) {
                                         " % of N x K"
                                   : std::string())
           << "; center 1: " << v.iterations.front().visited << " of " << n << " points, center "
-          << v.iterations.back().iteration << ": " << v.iterations.back().visited << ")\n";
+          << v.iterations.back().iteration << ": " << v.iterations.back().visited << ")"
+          << (reads.passes >= 0 ? "; " + std::to_string(reads.passes) +
+                                      " passes over the points for " +
+                                      std::to_string(reads.centers) + " centers"
+                                : std::string())
+          << "\n";
     for (const auto& k : v.kernels) {
       out << "    " << std::left << std::setw(24) << k.name << std::right << std::setw(5)
           << k.launches << " x " << std::setw(9) << ms(k.timing.medianMs)

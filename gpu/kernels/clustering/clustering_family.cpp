@@ -152,16 +152,19 @@ double kernelBytes(Family f, size_t kernel, int64_t n, int d, int k, int grid) {
 // The engines' kernels (issue 7), in kernelNames(family, variant) order. `visited`, `screened`:
 // the pruned k-centers launch's mean points whose float coordinates and whose 8-bit sketch were
 // read (the others read all N); for the pruned k-means, the mean points read and distances
-// computed per iteration.
+// computed per iteration. `passShare`: the CUDA pruned k-centers' passes over the N points per
+// center (several centers a pass).
 double engineKernelBytes(Family f, Engine e, size_t kernel, int64_t n, int d, int k,
-                         double visited, double screened) {
+                         double visited, double screened, double passShare) {
   const double points = 4.0 * double(n) * d, perPoint = 4.0 * double(n),
                centres = 4.0 * double(k) * d;
-  // Pruned on CUDA (a sketch read: screened > 0): every point's label and distance read for the
-  // test (8 bytes), the screened points' sketch (16 codes per 16 bytes) and error bound, the
-  // visited points' coordinates, and at most their distance and label written; the sketch's build
-  // (its ranges from a sample of the points, its codes and bounds written by the first launch,
-  // whose reads are its visited points) spread over the K launches. The lazy CPU engine
+  // Pruned on CUDA (a sketch read: screened > 0): per pass, every point's label and distance read
+  // for the tests (8 bytes) and its distance read again by the next batch's plan, which lists the
+  // points above the threshold; the screened points' sketch (16 codes per 16 bytes) and error
+  // bound, the visited points' coordinates, and at most their distance and label written; the
+  // sketch's build (its ranges from a sample of the points, its codes and bounds written by the
+  // first launch, whose reads are its visited points) spread over the K launches. Not counted: the
+  // plans' listed rows (at most 4,096 a center, mostly from L2). The lazy CPU engine
   // (no sketch): the units' bounds and last centers, the visited points' coordinates, labels and
   // distances (the labels of units it brought up to date without reading a coordinate: not
   // counted).
@@ -170,7 +173,8 @@ double engineKernelBytes(Family f, Engine e, size_t kernel, int64_t n, int d, in
     const double sketchBytes = 16.0 * ((d + 15) / 16) + 4.0;
     const double build =
         (points / kSketchRangeSample + double(n) * sketchBytes) / std::max(1, k);
-    return 2.0 * perPoint + screened * sketchBytes + visited * (4.0 * d + 8.0) + build;
+    return 3.0 * perPoint * passShare + screened * sketchBytes + visited * (4.0 * d + 8.0) +
+           build;
   }
   if (f == clustering::kKCenters)
     return points + 3.0 * perPoint;                           // points, distance in/out, labels
@@ -582,6 +586,8 @@ class VariantRun {
         rec.screened = all->screened[static_cast<size_t>(j)];
       if (all->distances.size() == static_cast<size_t>(k_))
         rec.distances = all->distances[static_cast<size_t>(j)];
+      if (all->passes.size() == static_cast<size_t>(k_))
+        rec.pass = all->passes[static_cast<size_t>(j)];
       rep.records.push_back(rec);
     }
     out_.centerIndices = all->centers;
@@ -775,13 +781,14 @@ class VariantRun {
     // The pruned engines' work per launch: the mean of their counted centers or iterations (the
     // median repetition's records; every repetition reads the same points). k-centers: points
     // read in float and by their sketch; both: the distances computed, where counted.
-    double visited = double(s_.n), screened = 0, distances = 0;
+    double visited = double(s_.n), screened = 0, distances = 0, passShare = 1.0;
     if (v_.engine == Engine::Pruned) {
       const PrunedReads reads = prunedReads(records_, s_.n);
       if (reads.centers > 0) {
         visited = reads.floatShare * double(s_.n);
         screened = reads.sketchShare * double(s_.n);
         distances = reads.distances;
+        passShare = reads.passShare();
       }
     }
     for (size_t q = 0; q < kernels_; ++q) {
@@ -791,7 +798,7 @@ class VariantRun {
       kr.totalMs = summarize(repKernelMs_[q], clock).medianMs;
       kr.launches = launches_[q];
       kr.bytes = engine_ ? engineKernelBytes(family_, v_.engine, q, s_.n, s_.d, k_, visited,
-                                             screened)
+                                             screened, passShare)
                          : kernelBytes(family_, q, s_.n, s_.d, k_, gridN);
       kr.flops = engine_ ? engineKernelFlops(family_, v_.engine, q, s_.n, s_.d, k_, visited,
                                              screened, distances)

@@ -67,6 +67,7 @@ class KCentersPruned {
   std::vector<int64_t> screened() const;    // per center: points whose 8-bit sketch was read
   // (a pass serves several centers: its reads count for the first center that needed them)
   std::vector<int64_t> distanceSums() const;  // per center: sketch and float distances summed
+  std::vector<int> passes() const;  // per center: 1 where its launch ran a pass over the N points
   ResourceUsage resources() const;
   int grid() const;
 

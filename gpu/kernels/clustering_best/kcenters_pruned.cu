@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // k-centers, pruned variant (issue 15): the best engine's fused launch per center, reading a
 // point's coordinates only when the triangle inequality cannot prove that the new center leaves
-// it where it is.
+// it where it is; since session 25 one pass over the points serves several centers (a plan launch
+// per center names the next one from the points listed above a threshold while it provably can:
+// see "Several centers a pass" below). On the seed's data at N = 1e6, K = 100, D = 200: 18 passes
+// for 100 centers, 8.40 -> 6.56 ms, 0.252 x best (H100, session 25).
 //
 // A point x at squared distance r = dist[x] from its center a can only move to the new center c
 // if d(x, c) < d(x, a); since d(x, c) >= d(a, c) - d(x, a), that is impossible when
@@ -345,7 +348,10 @@ __device__ __forceinline__ unsigned histBin(float v, unsigned top) {
 // earlier centers (K each), then each thread's labels and distances for a batch of rounds (loaded
 // at once) and the queue of points whose floats the batch must read (index, old distance, which
 // centers need them).
-constexpr int kRoundsPerBatch = 8;
+#ifndef KL_KCP_ROUNDS
+#define KL_KCP_ROUNDS 4  // (8 before session 25: with 3 blocks per SM)
+#endif
+constexpr int kRoundsPerBatch = KL_KCP_ROUNDS;
 constexpr int kQueue = kRoundsPerBatch * kThreads;
 
 __host__ __device__ constexpr size_t prunedSmemBytes(int padded, int k, int batch) {
@@ -519,7 +525,10 @@ __device__ void chooseCenterRow(const float* __restrict__ X, int64_t n, int d, i
   }
 }
 
-// 3 blocks of 256 threads per SM: up to 80 registers (at 4 and 64 the batch's sums spilled).
+// 4 blocks of 256 threads per SM: 64 registers (ptxas: 184 bytes of spill stores, in the widest
+// instances) and 4 rounds a batch (37 KB of shared memory a block, so four fit). Against 3 blocks at
+// 80 registers with 8 rounds (28 bytes of spills): 6.56 / 6.08 ms against 6.58 / 6.16 on the seed's
+// data / one broad cloud (H100, session 25; the seed's within noise).
 //
 // Launch e runs the pass for the batch of centers b..e (b = *batchStart) when the plan could not
 // pick center e + 1 (st.active[e]); otherwise it returns at once. Its rounds deal 32-point units
@@ -536,7 +545,7 @@ __device__ void chooseCenterRow(const float* __restrict__ X, int64_t n, int d, i
 // Encode: the first center's instance, which also codes the sketch (its own registers: the
 // coding's few spills stay out of the other launches).
 #ifndef KL_KCP_MIN_BLOCKS
-#define KL_KCP_MIN_BLOCKS 3
+#define KL_KCP_MIN_BLOCKS 4
 #endif
 template <bool Encode>
 __global__ void __launch_bounds__(kThreads, KL_KCP_MIN_BLOCKS)
@@ -717,10 +726,18 @@ __global__ void __launch_bounds__(kThreads, KL_KCP_MIN_BLOCKS)
         const int p = q < count ? queueIndex[q] : -1;
         const bool dense = Encode || denseChunk(p, st.rows != nullptr);
         const unsigned need = p < 0 ? 0u : Encode ? 1u : queueMask[q];
+        // The float distances summed, per center, and the points read, for the first center that
+        // needed them: one shared atomic per warp and center (a 64-bit shared add is a
+        // compare-and-swap loop; a lane each on one address serialised the first pass, where
+        // every point is read).
+        const int firstNeed = need ? __ffs(need) - 1 : -1;
   #pragma unroll
-        for (int u = 0; u < B; ++u) {  // the float distances summed, per center
+        for (int u = 0; u < B; ++u) {
           const unsigned sums = __ballot_sync(0xffffffffu, need >> u & 1u);
+          const unsigned reads = __ballot_sync(0xffffffffu, firstNeed == u);
           if (lane == 0 && sums) atomicAdd(&distS[u], static_cast<unsigned long long>(__popc(sums)));
+          if (lane == 0 && reads)
+            atomicAdd(&visitedS[u], static_cast<unsigned long long>(__popc(reads)));
         }
         const float old = p < 0 ? 0.f : queueOld[q];
         float cur = old;
@@ -746,7 +763,6 @@ __global__ void __launch_bounds__(kThreads, KL_KCP_MIN_BLOCKS)
           dist[p] = cur;
           labels[p] = b + taken;
         }
-        if (p >= 0) atomicAdd(&visitedS[__ffs(need) - 1], 1ull);
         settle(p >= 0, cur, p);
       }
       __syncthreads();
@@ -866,12 +882,21 @@ __global__ void __launch_bounds__(kPlanThreads)
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   const int64_t first = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (j == b) {  // list the points above tau
-    for (int64_t i = first; i < n; i += stride) {
-      const float old = __ldcg(dist + i);
-      if (!(old > tau)) continue;
+    // Warp-uniform steps (a warp's 32 points are consecutive): one slot reservation per warp.
+    const int lane = threadIdx.x % 32;
+    for (int64_t i = first; i - lane < n; i += stride) {
+      const float old = i < n ? __ldcg(dist + i) : 0.f;
+      const bool above = i < n && old > tau;
+      const unsigned listing = __ballot_sync(0xffffffffu, above);
+      if (!listing) continue;
+      const int leader = __ffs(listing) - 1;
+      unsigned base = 0u;
+      if (lane == leader) base = atomicAdd(st.candCount, static_cast<unsigned>(__popc(listing)));
+      base = __shfl_sync(0xffffffffu, base, leader);
+      if (!above) continue;
       const float s = distanceTo(static_cast<int>(i));
       const float v = s < old ? s : old;
-      const unsigned slot = atomicAdd(st.candCount, 1u);
+      const unsigned slot = base + __popc(listing & ((1u << lane) - 1u));
       if (slot < static_cast<unsigned>(kCandidateCap)) {
         st.candIndex[slot] = static_cast<int>(i);
         st.candValue[slot] = v;
@@ -1241,6 +1266,13 @@ std::vector<int64_t> KCentersPruned::screened() const {
 std::vector<int64_t> KCentersPruned::distanceSums() const {
   const std::vector<unsigned long long> v = download(impl_->distanceSums);
   return std::vector<int64_t>(v.begin(), v.end());
+}
+std::vector<int> KCentersPruned::passes() const {
+  // Launch 0 always runs its pass (it also codes the sketch); launch j >= 1 ran one where its
+  // plan could not pick center j + 1 (st.active[j], written by every run).
+  std::vector<int> p = download(impl_->active);
+  if (!p.empty()) p[0] = 1;
+  return p;
 }
 int KCentersPruned::grid() const { return impl_->grid; }
 ResourceUsage KCentersPruned::resources() const {
