@@ -16,6 +16,7 @@
 #include "kernellab/clustering_pruning.h"
 #include "kernellab/errors.h"
 #include "kernellab/experiment.h"
+#include "kernellab/pruned_reads.h"
 #include "clustering_budget.h"
 #include "pruned_requests.h"
 
@@ -138,6 +139,30 @@ class TstKCentersPruned : public QObject {
     QCOMPARE(pruned.kernels.size(), size_t(1));
     QCOMPARE(pruned.kernels[0].name, std::string("kcentersPrunedKernel"));
     QCOMPARE(pruned.kernels[0].launches, k);
+  }
+
+  // What a run read, from its per-center records: the shares of N per center, and the passes over
+  // the points (the CUDA engine's several centers a pass; not counted: one a center).
+  void prunedReadsCountThePasses() {
+    std::vector<IterationRecord> records(4);
+    const int64_t visited[] = {100, 10, 0, 30}, screened[] = {0, 60, 0, 20};
+    const int pass[] = {1, 0, 0, 1};
+    for (int j = 0; j < 4; ++j) {
+      records[j].iteration = j + 1;
+      records[j].visited = visited[j];
+      records[j].screened = screened[j];
+      records[j].pass = pass[j];
+    }
+    PrunedReads r = prunedReads(records, 100);
+    QCOMPARE(r.centers, 4);
+    QCOMPARE(r.floatShare, 140.0 / 400.0);
+    QCOMPARE(r.sketchShare, 80.0 / 400.0);
+    QCOMPARE(r.passes, 2);
+    QCOMPARE(r.passShare(), 0.5);
+    for (IterationRecord& it : records) it.pass = -1;  // the CPU engine, an older file
+    r = prunedReads(records, 100);
+    QCOMPARE(r.passes, -1);
+    QCOMPARE(r.passShare(), 1.0);
   }
 
   // The sketch's error bound e(x) bounds the distance from x to its sketch, and the skip test's

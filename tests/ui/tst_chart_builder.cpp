@@ -521,6 +521,24 @@ class TstChartBuilder : public QObject {
       QVERIFY(!one->notes.join(' ').contains(QStringLiteral("Dashed, diamonds")));
     }
     QVERIFY(read->notes.join(' ').contains(QStringLiteral("Dashed, diamonds")));
+    // The CUDA engine's several centers a pass: each tooltip says whether its center ended a pass
+    // or was chosen by the plan; records without the count (older files) say neither.
+    QVERIFY(!read->series[0].notes[1].contains(QStringLiteral("pass")));
+    {
+      RunResult batched = run;
+      const std::vector<int> pass = {1, 0, 0, 1};
+      for (VariantResult& v : batched.variants)
+        if (v.variant == "pruned")
+          for (size_t j = 0; j < pass.size(); ++j) v.iterations[j].pass = pass[j];
+      const TimingCharts batchedCharts = buildTimingCharts(selectionOf({batched}), ChartOptions{});
+      const ChartSpec* b = chart(batchedCharts, QStringLiteral("coordinates-read"));
+      QVERIFY(b);
+      QVERIFY2(b->series[0].notes[0].endsWith(QStringLiteral("a pass over the N points ended here")),
+               qPrintable(b->series[0].notes[0]));
+      QVERIFY2(b->series[0].notes[1].contains(QStringLiteral("chosen by the plan")),
+               qPrintable(b->series[0].notes[1]));
+      QVERIFY(b->notes.join(' ').contains(QStringLiteral("Several centers a pass")));
+    }
     // Exported through the same ChartSpec path as the other charts.
     const QStringList csv = widgets::chartToCsv(*read).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(csv.size(), 8);  // a header, four float points and three sketch points
