@@ -29,6 +29,16 @@ class TstCliClustering : public QObject {
   }
 
  private slots:
+  // Runs that differ only in their generated shape (bench best's seed data and one broad cloud)
+  // say which they are: in the CLI's heading and in the short text of the Runs list.
+  void theBlobShapeIsNamed() {
+    const auto r = runCli({"run", "kcenters", "--n", "500", "--k", "4", "--d", "3", "--shape",
+                           "blobs", "--noise", "0.9", "--backend", "cpu", "--reps", "1"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains("kcenters N=500 K=4 D=3 (blobs, 90 % noise), 256 threads per block"),
+             qPrintable(r.out));
+  }
+
   void runKMeansWritesJsonAndLabels() {
     const QString json = dir_.filePath("km.json"), labels = dir_.filePath("km.labels");
     const auto r =

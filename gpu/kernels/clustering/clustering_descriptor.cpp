@@ -243,20 +243,30 @@ void finishRequest(RunRequest& r, const std::vector<std::string>& names) {
 
 // ---- texts -----------------------------------------------------------------------------------
 
+// The generated data's shape where it is not the seed's generator (two runs that differ only in
+// it, such as bench best's seed data and one broad cloud, must be told apart in the Runs list).
+std::string shapeText(const ClusteringProblem& c) {
+  if (!c.inputPath.empty() || c.shape != DatasetShape::Blobs) return {};
+  return "blobs, " + formatGeneral(100.0 * c.noiseFraction, 6) + " % noise";
+}
+
 std::string summary(const RunRequest& r, bool detailed) {
   const ClusteringProblem& c = problemOf(r);
   const bool kmeans = r.family == kKMeans;
+  const std::string shape = shapeText(c);
   if (!detailed) {
     const std::string data =
         c.inputPath.empty()
             ? "N=" + formatCount(c.n) + " K=" + std::to_string(c.k) + " D=" + std::to_string(c.d)
             : c.inputPath.substr(c.inputPath.find_last_of('/') + 1) + ", K=" + std::to_string(c.k);
-    return std::string(kmeans ? "k-means " : "k-centers ") + data + " · TPB " +
+    return std::string(kmeans ? "k-means " : "k-centers ") + data +
+           (shape.empty() ? "" : " · " + shape) + " · TPB " +
            std::to_string(r.launch.threadsPerBlock);
   }
   std::string s = std::string(r.family.id()) + " N=" + std::to_string(c.n) +
                   " K=" + std::to_string(c.k) + " D=" + std::to_string(c.d) +
-                  (c.inputPath.empty() ? "" : " (" + c.inputPath + ")") + ", " +
+                  (c.inputPath.empty() ? "" : " (" + c.inputPath + ")") +
+                  (shape.empty() ? "" : " (" + shape + ")") + ", " +
                   std::to_string(r.launch.threadsPerBlock) + " threads per block";
   if (kmeans) {
     s += ", stop ";
